@@ -1,0 +1,444 @@
+"""The syntax tree of a spec: what was written, where, before any name is resolved.
+
+Every node is a frozen dataclass with a `span`, left out of equality (see `spanned`), so a
+spec re-formatted or moved around compares equal to the original.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .source import Span, spanned
+
+
+@dataclass(frozen=True)
+class Name:
+    text: str  # as written, for display
+    key: str  # normalised, for lookup (see text.name_key)
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    id: str
+    span: Span = spanned()
+
+
+Cites = tuple[RuleRef, ...]
+
+
+# ------------------------------------------------------------------ expressions
+
+@dataclass(frozen=True)
+class Num:
+    value: int
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Str:
+    value: str
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Bool:
+    value: bool
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Ref:
+    name: Name
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Attr:
+    obj: "Expr"
+    attr: Name
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Call:
+    func: Name
+    args: tuple["Expr", ...]
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # and, or, +, -, *
+    left: "Expr"
+    right: "Expr"
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: "Expr"
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Compare:
+    op: str  # == != < <= > >= in "not in"
+    left: "Expr"
+    right: "Expr"
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class SetLit:
+    items: tuple["Expr", ...]
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Count:
+    var: Name
+    cond: "Expr"
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class ByCase:
+    low: int | None  # None: the `else` arm
+    high: int | None
+    value: "Expr"
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class ByTable:
+    subject: "Expr"
+    cases: tuple[ByCase, ...]
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class CaseArm:
+    cond: "Expr | None"  # None: the `else` arm
+    value: "Expr"
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Cases:
+    arms: tuple[CaseArm, ...]
+    span: Span = spanned()
+
+
+Expr = Num | Str | Bool | Ref | Attr | Call | BinOp | Not | Compare | SetLit | Count | ByTable | Cases
+
+
+# ------------------------------------------------------------------ effects
+
+@dataclass(frozen=True)
+class Effect:
+    """One step of the effect vocabulary: `kill shot`, `save from shot, revenge on target`.
+
+    `verb` is the keyword; `name` its single name argument (a kind, a role, an item, a
+    memory, a counter); `names` a list argument (the kinds of `save from`); `value` an
+    expression argument (`learn`, `set`, `announce`); `on` the player(s) it applies to,
+    defaulting to the ability's target.
+    """
+
+    verb: str
+    name: Name | None = None
+    names: tuple[Name, ...] = ()
+    value: "Expr | None" = None
+    on: "Expr | None" = None
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class IfEffect:
+    cond: Expr
+    then: tuple["AnyEffect", ...]
+    otherwise: tuple["AnyEffect", ...]
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class AfterEffect:
+    count: int
+    unit: Name  # a phase: night, day
+    body: tuple["AnyEffect", ...]
+    span: Span = spanned()
+
+
+AnyEffect = Effect | IfEffect | AfterEffect
+
+
+# ------------------------------------------------------------------ clauses
+# A clause is one line inside a declaration's braces. Declarations keep their clauses in
+# order; the resolver checks which may repeat and which must appear.
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause with a keyword and its arguments, generic over the simple cases."""
+
+    keyword: str
+    names: tuple[Name, ...] = ()
+    strings: tuple[str, ...] = ()
+    value: "Expr | None" = None
+    number: int | None = None
+    cites: Cites = ()
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Actor:
+    kind: str  # role, team, moderator, holder, drawer
+    name: Name | None
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class PhaseRef:
+    phase: Name
+    exact: int | None = None
+    start: int | None = None  # `from N`
+    moment: str | None = None  # before / after the vote
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Trigger:
+    event: Name
+    by: tuple[Name, ...]
+    timing: str | None  # immediately / next
+    timing_phase: Name | None
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Choice:
+    kind: str  # role, side, player, variant, option
+    names: tuple[Name, ...]
+    binds: Name
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Limit:
+    kind: str  # count, no_repeat
+    count: int | None = None
+    per: Name | None = None
+    on_self: bool = False
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class AbilityClause:
+    keyword: str  # by, for_team, at, on, target, targets, choose, limit, when, effect, ...
+    actor: Actor | None = None
+    team: Name | None = None
+    phases: tuple[PhaseRef, ...] = ()
+    trigger: Trigger | None = None
+    count: "Expr | None" = None
+    filter: "Expr | None" = None
+    choice: Choice | None = None
+    limit: Limit | None = None
+    cond: "Expr | None" = None
+    effects: tuple[AnyEffect, ...] = ()
+    text: str | None = None
+    cites: Cites = ()
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class CompEntry:
+    role: Name
+    count: int
+    span: Span = spanned()
+
+
+# ------------------------------------------------------------------ declarations
+
+@dataclass(frozen=True)
+class ScenarioDecl:
+    name: Name
+    label: str | None
+    clauses: tuple[Clause, ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class SideDecl:
+    name: Name
+    label: str | None
+    kind: str  # town, dark, independent
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class RoleDecl:
+    name: Name
+    label: str | None
+    clauses: tuple[Clause, ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class TeamDecl:
+    name: Name
+    label: str | None
+    clauses: tuple[Clause, ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class CompositionDecl:
+    players: int
+    label: str | None
+    entries: tuple[CompEntry, ...]
+    cites: Cites
+    span: Span = spanned()
+    players_span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class PhasesDecl:
+    clauses: tuple[Clause, ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class AbilityDecl:
+    name: Name
+    label: str | None
+    clauses: tuple[AbilityClause, ...]
+    cites: Cites
+    is_card: bool = False
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class RuleDecl:
+    name: Name
+    label: str | None
+    variables: tuple[Name, ...]
+    cond: Expr
+    then: tuple[AnyEffect, ...]
+    unless: tuple[Expr, ...]
+    overrides: tuple[Name, ...]
+    under: tuple[Name, ...]
+    at: tuple[PhaseRef, ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class DayDecl:
+    label: str | None
+    clauses: tuple[Clause, ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class WinDecl:
+    side: Name
+    label: str | None
+    cond: Expr
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class PriorityDecl:
+    order: tuple[Name, ...]  # highest first
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class SettingDecl:
+    name: Name
+    label: str | None
+    type: str  # bool, int, enum
+    low: int | None
+    high: int | None
+    options: tuple[Name, ...]
+    default: Expr
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class AssumeDecl:
+    name: Name
+    label: str | None
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class ItemDecl:
+    name: Name
+    label: str | None
+    variants: tuple[tuple[Name, str | None], ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class KindDecl:
+    name: Name
+    label: str | None
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class MemoryDecl:
+    name: Name
+    label: str | None
+    type: str  # player, players, int, role
+    initial: Expr | None
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class WakeDecl:
+    phase: Name
+    order: tuple[Name, ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class ResolveDecl:
+    first: tuple[Name, ...]
+    then: tuple[Name, ...]
+    cites: Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class PrecheckDecl:
+    severity: str
+    message: str
+    cond: Expr
+    cites: Cites
+    span: Span = spanned()
+
+
+Decl = (ScenarioDecl | SideDecl | RoleDecl | TeamDecl | CompositionDecl | PhasesDecl
+        | AbilityDecl | RuleDecl | DayDecl | WinDecl | PriorityDecl | SettingDecl | AssumeDecl
+        | ItemDecl | KindDecl | MemoryDecl | WakeDecl | ResolveDecl | PrecheckDecl)
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: str
+    decls: tuple[Decl, ...]

@@ -1,0 +1,770 @@
+"""Build the AST from Lark's parse tree.
+
+Every grammar rule has a handler here; the default handler raises, so a rule added to the
+grammar without a handler fails loudly in the tests instead of leaking a Lark tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lark import Token, Transformer, Tree, v_args
+
+from . import ast
+from .errors import Diagnostic, SpecError
+from .limits import MAX_INT, MAX_NAME_LENGTH
+from .source import SourceFile, Span
+from .text import ascii_digits, name_key
+
+
+# Intermediate values passed between handlers; none of them reaches the final AST.
+@dataclass(frozen=True)
+class _Label:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Cites:
+    refs: ast.Cites
+
+
+@dataclass(frozen=True)
+class _Int:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class _Names:
+    names: tuple[ast.Name, ...]
+
+
+@dataclass(frozen=True)
+class _Tagged:
+    tag: str
+    value: object
+    span: Span | None = None
+
+
+def _unquote(raw: str) -> str:
+    body = raw[1:-1]
+    out = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t", '"': '"', "\\": "\\"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    def __init__(self, source: SourceFile):
+        super().__init__(visit_tokens=True)
+        self.source = source
+        self.diagnostics: list[Diagnostic] = []
+
+    # -------------------------------------------------------------- helpers
+
+    def _span(self, meta) -> Span | None:
+        if getattr(meta, "empty", True):
+            return None
+        return Span(self.source.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return Span(self.source.path, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def __default__(self, data, children, meta):
+        raise NotImplementedError(f"no AST handler for grammar rule {data!r}")
+
+    def __default_token__(self, token):
+        return token
+
+    # -------------------------------------------------------------- tokens
+
+    def NAME(self, tok):
+        span = self._tok_span(tok)
+        text = str(tok)
+        if len(text) > MAX_NAME_LENGTH:
+            self.diagnostics.append(Diagnostic(
+                f"name is {len(text)} characters long; the limit is {MAX_NAME_LENGTH}",
+                Span(span.path, span.line, span.column, span.line, span.column + 1),
+                self.source.path))
+        return ast.Name(text, name_key(text), span)
+
+    def RULE_ID(self, tok):
+        return ast.RuleRef(str(tok), self._tok_span(tok))
+
+    def STRING(self, tok):
+        return _Label(_unquote(str(tok)))
+
+    def int(self, meta, children):
+        (tok,) = children
+        span = self._span(meta)
+        digits = ascii_digits(str(tok))
+        if len(digits) > 9 or int(digits) > MAX_INT:
+            self.diagnostics.append(Diagnostic(
+                f"number too large: the limit is {MAX_INT}", span, self.source.path))
+            return _Int(0, span)
+        return _Int(int(digits), span)
+
+    def label(self, meta, children):
+        return children[0]
+
+    def cites(self, meta, children):
+        return _Cites(tuple(children))
+
+    def name_list(self, meta, children):
+        return _Names(tuple(children))
+
+    def value(self, meta, children):
+        (v,) = children
+        return v.text if isinstance(v, ast.Name) else v.text
+
+    # -------------------------------------------------------------- picking children
+
+    @staticmethod
+    def _pick(children, kind):
+        return [c for c in children if isinstance(c, kind)]
+
+    def _one(self, children, kind, default=None):
+        found = self._pick(children, kind)
+        return found[0] if found else default
+
+    def _cites(self, children) -> ast.Cites:
+        found = self._pick(children, _Cites)
+        return found[0].refs if found else ()
+
+    def _label(self, children) -> str | None:
+        found = self._pick(children, _Label)
+        return found[0].text if found else None
+
+    def _names(self, children) -> tuple[ast.Name, ...]:
+        found = self._pick(children, _Names)
+        return found[0].names if found else ()
+
+    def _clause(self, meta, children, keyword, **extra) -> ast.Clause:
+        names = tuple(self._pick(children, ast.Name)) + self._names(children)
+        strings = tuple(c.text for c in self._pick(children, _Label))
+        ints = self._pick(children, _Int)
+        exprs = [c for c in children if _is_expr(c)]
+        fields = dict(
+            keyword=keyword,
+            names=names,
+            strings=strings,
+            value=exprs[0] if exprs else None,
+            number=ints[0].value if ints else None,
+            cites=self._cites(children),
+            span=self._span(meta),
+        )
+        fields.update(extra)
+        return ast.Clause(**fields)
+
+    # -------------------------------------------------------------- top level
+
+    def start(self, meta, children):
+        return tuple(children)
+
+    def scenario_decl(self, meta, children):
+        return ast.ScenarioDecl(children[0], self._label(children[1:2]),
+                                tuple(self._pick(children, ast.Clause)), self._cites(children),
+                                self._span(meta))
+
+    def source_field(self, meta, children):
+        return self._clause(meta, children, "source")
+
+    def prefix_field(self, meta, children):
+        return self._clause(meta, children, "prefix")
+
+    def language_field(self, meta, children):
+        return self._clause(meta, children, "language")
+
+    def note_field(self, meta, children):
+        return self._clause(meta, children, "note")
+
+    def side_decl(self, meta, children):
+        kind = next(str(c) for c in children if isinstance(c, Token) and c.type == "SIDE_KIND")
+        return ast.SideDecl(children[0], self._label(children), kind, self._cites(children),
+                            self._span(meta))
+
+    def role_decl(self, meta, children):
+        return ast.RoleDecl(children[0], self._label(children[1:2]),
+                            tuple(self._pick(children, ast.Clause)), self._cites(children),
+                            self._span(meta))
+
+    def aka_field(self, meta, children):
+        return self._clause(meta, children, "aka")
+
+    def side_field(self, meta, children):
+        return self._clause(meta, children, "side")
+
+    def side_choice_field(self, meta, children):
+        return self._clause(meta, children, "side_choice")
+
+    def counts_as_field(self, meta, children):
+        return self._clause(meta, children, "counts_as")
+
+    def counts_none_field(self, meta, children):
+        return self._clause(meta, children, "counts_none")
+
+    def plain_field(self, meta, children):
+        return self._clause(meta, children, "plain")
+
+    def max_field(self, meta, children):
+        return self._clause(meta, children, "max")
+
+    def appears_field(self, meta, children):
+        appearance = children[0]
+        rest = children[1:]
+        return self._clause(meta, rest, "appears", strings=(appearance,))
+
+    def counter_field(self, meta, children):
+        return self._clause(meta, children, "counter")
+
+    def team_decl(self, meta, children):
+        return ast.TeamDecl(children[0], self._label(children[1:2]),
+                            tuple(self._pick(children, ast.Clause)), self._cites(children),
+                            self._span(meta))
+
+    def members_side_field(self, meta, children):
+        return self._clause(meta, children, "members_side")
+
+    def members_field(self, meta, children):
+        return self._clause(meta, children, "members")
+
+    def team_choice_field(self, meta, children):
+        # `one of a, b per night`: the options, then the period.
+        options = self._names(children)
+        per = self._pick(children, ast.Name)
+        return ast.Clause("one_of", options + tuple(per), cites=self._cites(children),
+                          number=len(options), span=self._span(meta))
+
+    def leader_field(self, meta, children):
+        fallback = any(isinstance(c, _Tagged) and c.tag == "then_any" for c in children)
+        return self._clause(meta, children, "leader", strings=("then any",) if fallback else ())
+
+    def leader_fallback(self, meta, children):
+        return _Tagged("then_any", True)
+
+    def composition_decl(self, meta, children):
+        players = children[0]
+        entries = tuple(self._pick(children, ast.CompEntry))
+        return ast.CompositionDecl(players.value, self._label(children), entries,
+                                   self._cites(children), self._span(meta), players.span)
+
+    def comp_entry(self, meta, children):
+        count = self._one(children, _Int)
+        return ast.CompEntry(children[0], count.value if count else 1, self._span(meta))
+
+    def phases_decl(self, meta, children):
+        return ast.PhasesDecl(tuple(self._pick(children, ast.Clause)), self._cites(children),
+                              self._span(meta))
+
+    def start_field(self, meta, children):
+        return self._clause(meta, children, "start")
+
+    def cycle_field(self, meta, children):
+        return self._clause(meta, children, "cycle")
+
+    def wins_checked_field(self, meta, children):
+        return self._clause(meta, children, "wins_checked")
+
+    # -------------------------------------------------------------- abilities
+
+    def ability_decl(self, meta, children, is_card=False):
+        return ast.AbilityDecl(children[0], self._label(children[1:2]),
+                               tuple(self._pick(children, ast.AbilityClause)),
+                               self._cites(children), is_card, self._span(meta))
+
+    def card_decl(self, meta, children):
+        return self.ability_decl(meta, children, is_card=True)
+
+    def _aclause(self, meta, children, keyword, **fields):
+        return ast.AbilityClause(keyword, cites=self._cites(children), span=self._span(meta),
+                                 **fields)
+
+    def by_field(self, meta, children):
+        return self._aclause(meta, children, "by", actor=children[0])
+
+    def actor_team(self, meta, children):
+        return ast.Actor("team", children[0], self._span(meta))
+
+    def actor_moderator(self, meta, children):
+        return ast.Actor("moderator", None, self._span(meta))
+
+    def actor_holder(self, meta, children):
+        return ast.Actor("holder", children[0], self._span(meta))
+
+    def actor_drawer(self, meta, children):
+        return ast.Actor("drawer", None, self._span(meta))
+
+    def actor_role(self, meta, children):
+        return ast.Actor("role", children[0], self._span(meta))
+
+    def for_team_field(self, meta, children):
+        return self._aclause(meta, children, "for_team", team=children[0])
+
+    def at_field(self, meta, children):
+        return self._aclause(meta, children, "at", phases=tuple(self._pick(children, ast.PhaseRef)))
+
+    def phase_ref(self, meta, children):
+        exact = start = moment = None
+        for c in children[1:]:
+            if isinstance(c, _Tagged) and c.tag == "exact":
+                exact = c.value
+            elif isinstance(c, _Tagged) and c.tag == "from":
+                start = c.value
+            elif isinstance(c, _Tagged) and c.tag == "moment":
+                moment = c.value
+        return ast.PhaseRef(children[0], exact, start, moment, self._span(meta))
+
+    def phase_exact(self, meta, children):
+        return _Tagged("exact", children[0].value)
+
+    def phase_from(self, meta, children):
+        return _Tagged("from", children[0].value)
+
+    def phase_moment(self, meta, children):
+        return _Tagged("moment", str(children[0]))
+
+    def on_field(self, meta, children):
+        return self._aclause(meta, children, "on", trigger=children[0])
+
+    def trigger(self, meta, children):
+        timing = self._one(children, _Tagged)
+        return ast.Trigger(children[0], self._names(children),
+                           timing.tag if timing else None,
+                           timing.value if timing else None, self._span(meta))
+
+    def timing_now(self, meta, children):
+        return _Tagged("immediately", None)
+
+    def timing_next(self, meta, children):
+        return _Tagged("next", children[0])
+
+    def filter(self, meta, children):
+        return _Tagged("filter", children[0])
+
+    def target_field(self, meta, children):
+        flt = self._one(children, _Tagged)
+        return self._aclause(meta, children, "target", count=ast.Num(1, self._span(meta)),
+                             filter=flt.value if flt else None)
+
+    def targets_field(self, meta, children):
+        flt = self._one(children, _Tagged)
+        return self._aclause(meta, children, "targets", count=children[0],
+                             filter=flt.value if flt else None)
+
+    def choose_field(self, meta, children):
+        choice, binds = children[0], children[1]
+        return self._aclause(meta, children, "choose",
+                             choice=ast.Choice(choice.tag, choice.value, binds, self._span(meta)))
+
+    def choice_role(self, meta, children):
+        return _Tagged("role", ())
+
+    def choice_side(self, meta, children):
+        return _Tagged("side", ())
+
+    def choice_player(self, meta, children):
+        return _Tagged("player", ())
+
+    def choice_variant(self, meta, children):
+        return _Tagged("variant", (children[0],))
+
+    def choice_option(self, meta, children):
+        return _Tagged("option", self._names(children))
+
+    def limit_field(self, meta, children):
+        return self._aclause(meta, children, "limit", limit=children[0])
+
+    def limit_count(self, meta, children):
+        count, per = children[0], children[1]
+        on_self = any(isinstance(c, _Tagged) and c.tag == "self" for c in children)
+        return ast.Limit("count", count.value, per, on_self, self._span(meta))
+
+    def limit_self(self, meta, children):
+        return _Tagged("self", True)
+
+    def limit_no_repeat(self, meta, children):
+        return ast.Limit("no_repeat", span=self._span(meta))
+
+    def when_field(self, meta, children):
+        return self._aclause(meta, children, "when", cond=children[0])
+
+    def effect_field(self, meta, children):
+        return self._aclause(meta, children, "effect", effects=children[0])
+
+    def optional_field(self, meta, children):
+        return self._aclause(meta, children, "optional")
+
+    def mandatory_field(self, meta, children):
+        return self._aclause(meta, children, "mandatory")
+
+    # -------------------------------------------------------------- effects
+
+    def effect_seq(self, meta, children):
+        return tuple(children)
+
+    def _body(self, value):
+        return value if isinstance(value, tuple) else (value,)
+
+    def effect_if(self, meta, children):
+        cond, then = children[0], children[1]
+        otherwise = children[2] if len(children) > 2 else ()
+        return ast.IfEffect(cond, self._body(then), self._body(otherwise), self._span(meta))
+
+    def effect_after(self, meta, children):
+        return ast.AfterEffect(children[0].value, children[1], self._body(children[2]),
+                               self._span(meta))
+
+    def _effect(self, meta, children, verb, **fields):
+        on = self._one(children, _Tagged)
+        return ast.Effect(verb, on=on.value if on and on.tag == "on" else None,
+                          span=self._span(meta), **fields)
+
+    def on(self, meta, children):
+        return _Tagged("on", children[0])
+
+    def from_kinds(self, meta, children):
+        return children[0]
+
+    def variant(self, meta, children):
+        return _Tagged("variant", children[0])
+
+    def effect_kill(self, meta, children):
+        return self._effect(meta, children, "kill", name=children[0])
+
+    def effect_save(self, meta, children):
+        return self._effect(meta, children, "save", names=self._names(children))
+
+    def effect_protect(self, meta, children):
+        return self._effect(meta, children, "protect", names=self._names(children))
+
+    def effect_block(self, meta, children):
+        return self._effect(meta, children, "block")
+
+    def effect_inquire(self, meta, children):
+        return self._effect(meta, children, "inquire")
+
+    def effect_convert(self, meta, children):
+        return self._effect(meta, children, "convert", name=children[0])
+
+    def effect_reveal(self, meta, children):
+        what = str(children[0])
+        return self._effect(meta, children, "reveal",
+                            name=ast.Name(what, what, self._tok_span(children[0])))
+
+    def effect_link(self, meta, children):
+        return self._effect(meta, children, "link")
+
+    def effect_revive(self, meta, children):
+        return self._effect(meta, children, "revive")
+
+    def effect_give(self, meta, children):
+        variant = [c for c in children if isinstance(c, _Tagged) and c.tag == "variant"]
+        return self._effect(meta, children, "give", name=children[0],
+                            names=(variant[0].value,) if variant else ())
+
+    def effect_mark(self, meta, children):
+        return self._effect(meta, children, "mark", name=children[0])
+
+    def effect_unmark(self, meta, children):
+        return self._effect(meta, children, "unmark", name=children[0])
+
+    def effect_consume(self, meta, children):
+        return self._effect(meta, children, "consume", name=children[0])
+
+    def effect_set(self, meta, children):
+        return self._effect(meta, children, "set", name=children[0], value=children[1])
+
+    def effect_leave(self, meta, children):
+        return self._effect(meta, children, "leave", name=children[0])
+
+    def effect_stay(self, meta, children):
+        return self._effect(meta, children, "stay")
+
+    def effect_unblock(self, meta, children):
+        return self._effect(meta, children, "unblock")
+
+    def effect_learn(self, meta, children):
+        return self._effect(meta, children, "learn", value=children[0])
+
+    def effect_announce(self, meta, children):
+        return self._effect(meta, children, "announce", value=ast.Str(children[0], self._span(meta)))
+
+    def effect_draw(self, meta, children):
+        return self._effect(meta, children, "draw")
+
+    def effect_lose(self, meta, children):
+        return self._effect(meta, children, "lose", name=children[0])
+
+    def effect_cancel(self, meta, children):
+        return self._effect(meta, children, "cancel", name=children[0])
+
+    def effect_win(self, meta, children):
+        return self._effect(meta, children, "win", name=children[0])
+
+    def effect_nothing(self, meta, children):
+        return self._effect(meta, children, "nothing")
+
+    # -------------------------------------------------------------- rules, day, wins
+
+    def rule_decl(self, meta, children):
+        name = children[0]
+        label = self._label(children[1:2])
+        variables = self._one(children, _Tagged)
+        variables = variables.value if variables and variables.tag == "vars" else ()
+        exprs = [c for c in children if _is_expr(c)]
+        cond = exprs[0]
+        then = next(c for c in children if isinstance(c, tuple))
+        tails = [c for c in children if isinstance(c, _Tagged) and c.tag != "vars"]
+        return ast.RuleDecl(
+            name, label, variables, cond, then,
+            unless=tuple(t.value for t in tails if t.tag == "unless"),
+            overrides=tuple(n for t in tails if t.tag == "overrides" for n in t.value),
+            under=tuple(n for t in tails if t.tag == "under" for n in t.value),
+            at=tuple(t.value for t in tails if t.tag == "at"),
+            cites=self._cites(children), span=self._span(meta))
+
+    def rule_vars(self, meta, children):
+        return _Tagged("vars", tuple(children))
+
+    def unless_tail(self, meta, children):
+        return _Tagged("unless", children[0])
+
+    def overrides_tail(self, meta, children):
+        return _Tagged("overrides", children[0].names)
+
+    def under_tail(self, meta, children):
+        return _Tagged("under", children[0].names)
+
+    def rule_at_tail(self, meta, children):
+        return _Tagged("at", children[0])
+
+    def day_decl(self, meta, children):
+        return ast.DayDecl(self._label(children), tuple(self._pick(children, ast.Clause)),
+                           self._cites(children), self._span(meta))
+
+    def vote_field(self, meta, children):
+        spec = children[0]
+        return self._clause(meta, children[1:], "vote", strings=(spec.tag,), value=spec.value)
+
+    def vote_majority(self, meta, children):
+        return _Tagged("majority", None)
+
+    def vote_quorum(self, meta, children):
+        return _Tagged("quorum", children[0])
+
+    def tie_field(self, meta, children):
+        return self._clause(meta, children, "tie")
+
+    def exits_field(self, meta, children):
+        return self._clause(meta, children, "exits")
+
+    def exit_mode_field(self, meta, children):
+        mode = next(str(c) for c in children if isinstance(c, Token))
+        return self._clause(meta, children, "exit_mode", strings=(mode,))
+
+    def candidates_field(self, meta, children):
+        flt = self._one(children, _Tagged)
+        day = self._one(children, _Int)
+        return self._clause(meta, children, "candidates", value=flt.value,
+                            number=day.value if day else None)
+
+    def day_when(self, meta, children):
+        return children[0]
+
+    def win_decl(self, meta, children):
+        return ast.WinDecl(children[0], self._label(children),
+                           next(c for c in children[1:] if _is_expr(c)), self._cites(children),
+                           self._span(meta))
+
+    def priority_decl(self, meta, children):
+        return ast.PriorityDecl(tuple(self._pick(children, ast.Name)), self._cites(children),
+                                self._span(meta))
+
+    # -------------------------------------------------------------- settings and state
+
+    def setting_decl(self, meta, children):
+        name = children[0]
+        stype = self._one(children, _Tagged)
+        default = [c for c in children if _is_expr(c)][-1]
+        low, high, options = None, None, ()
+        if stype.tag == "int":
+            low, high = stype.value
+        elif stype.tag == "enum":
+            options = stype.value
+        return ast.SettingDecl(name, self._label(children), stype.tag, low, high, options,
+                               default, self._cites(children), self._span(meta))
+
+    def type_bool(self, meta, children):
+        return _Tagged("bool", None)
+
+    def type_int(self, meta, children):
+        return _Tagged("int", (children[0].value, children[1].value))
+
+    def type_enum(self, meta, children):
+        return _Tagged("enum", children[0].names)
+
+    def assume_decl(self, meta, children):
+        return ast.AssumeDecl(children[0], self._label(children), self._cites(children),
+                              self._span(meta))
+
+    def item_decl(self, meta, children):
+        variants = tuple(c.value for c in children if isinstance(c, _Tagged))
+        return ast.ItemDecl(children[0], self._label(children[1:2]), variants,
+                            self._cites(children), self._span(meta))
+
+    def item_variant(self, meta, children):
+        return _Tagged("variant", (children[0], self._label(children)))
+
+    def kind_decl(self, meta, children):
+        return ast.KindDecl(children[0], self._label(children), self._cites(children),
+                            self._span(meta))
+
+    def memory_decl(self, meta, children):
+        mtype = self._one(children, _Tagged)
+        initial = [c for c in children if _is_expr(c)]
+        return ast.MemoryDecl(children[0], self._label(children), mtype.tag,
+                              initial[0] if initial else None, self._cites(children),
+                              self._span(meta))
+
+    def mem_player(self, meta, children):
+        return _Tagged("player", None)
+
+    def mem_player_set(self, meta, children):
+        return _Tagged("players", None)
+
+    def mem_int(self, meta, children):
+        return _Tagged("int", None)
+
+    def mem_role(self, meta, children):
+        return _Tagged("role", None)
+
+    def wake_decl(self, meta, children):
+        return ast.WakeDecl(children[0], self._names(children), self._cites(children),
+                            self._span(meta))
+
+    def resolve_decl(self, meta, children):
+        lists = self._pick(children, _Names)
+        return ast.ResolveDecl(lists[0].names, lists[1].names, self._cites(children),
+                               self._span(meta))
+
+    def precheck_decl(self, meta, children):
+        severity = str(children[0])
+        return ast.PrecheckDecl(severity, self._label(children),
+                                next(c for c in children if _is_expr(c)),
+                                self._cites(children), self._span(meta))
+
+    # -------------------------------------------------------------- expressions
+
+    def not_op(self, meta, children):
+        return ast.Not(children[0], self._span(meta))
+
+    def or_expr(self, meta, children):
+        return self._fold("or", children, meta)
+
+    def and_expr(self, meta, children):
+        return self._fold("and", children, meta)
+
+    def _fold(self, op, children, meta):
+        result = children[0]
+        for right in children[1:]:
+            result = ast.BinOp(op, result, right, _join(result.span, right.span))
+        return result
+
+    def compare(self, meta, children):
+        return ast.Compare(str(children[1]), children[0], children[2], self._span(meta))
+
+    def in_op(self, meta, children):
+        return ast.Compare("in", children[0], children[1], self._span(meta))
+
+    def not_in_op(self, meta, children):
+        return ast.Compare("not in", children[0], children[1], self._span(meta))
+
+    def binary(self, meta, children):
+        return ast.BinOp(str(children[1]), children[0], children[2], self._span(meta))
+
+    def times(self, meta, children):
+        return ast.BinOp("*", children[0], children[1], self._span(meta))
+
+    def number(self, meta, children):
+        return ast.Num(children[0].value, self._span(meta))
+
+    def string(self, meta, children):
+        return ast.Str(children[0].text, self._span(meta))
+
+    def true(self, meta, children):
+        return ast.Bool(True, self._span(meta))
+
+    def false(self, meta, children):
+        return ast.Bool(False, self._span(meta))
+
+    def name(self, meta, children):
+        return ast.Ref(children[0], self._span(meta))
+
+    def attribute(self, meta, children):
+        return ast.Attr(children[0], children[1], self._span(meta))
+
+    def call(self, meta, children):
+        args = tuple(c for c in children[1:] if c is not None)
+        return ast.Call(children[0], args, self._span(meta))
+
+    def set_literal(self, meta, children):
+        return ast.SetLit(tuple(c for c in children if c is not None), self._span(meta))
+
+    def count(self, meta, children):
+        return ast.Count(children[0], children[1], self._span(meta))
+
+    def by_table(self, meta, children):
+        return ast.ByTable(children[0], tuple(children[1:]), self._span(meta))
+
+    def by_case(self, meta, children):
+        ints = [c for c in children if isinstance(c, _Int)]
+        low = ints[0].value
+        high = ints[1].value if len(ints) > 1 else low
+        return ast.ByCase(low, high, children[-1], self._span(meta))
+
+    def by_else(self, meta, children):
+        return ast.ByCase(None, None, children[0], self._span(meta))
+
+    def cases(self, meta, children):
+        return ast.Cases(tuple(children), self._span(meta))
+
+    def case_arm(self, meta, children):
+        return ast.CaseArm(children[0], children[1], self._span(meta))
+
+    def case_else(self, meta, children):
+        return ast.CaseArm(None, children[0], self._span(meta))
+
+
+_EXPR_TYPES = (ast.Num, ast.Str, ast.Bool, ast.Ref, ast.Attr, ast.Call, ast.BinOp, ast.Not,
+               ast.Compare, ast.SetLit, ast.Count, ast.ByTable, ast.Cases)
+
+
+def _is_expr(value) -> bool:
+    return isinstance(value, _EXPR_TYPES)
+
+
+def _join(a: Span | None, b: Span | None) -> Span | None:
+    if a is None or b is None:
+        return a or b
+    return Span(a.path, a.line, a.column, b.end_line, b.end_column)
+
+
+def build(tree: Tree, source: SourceFile):
+    """Turn a parse tree (of any start rule) into AST values; raise SpecError on bad values
+    such as a number over the limit."""
+    builder = _Builder(source)
+    result = builder.transform(tree)
+    if builder.diagnostics:
+        raise SpecError(builder.diagnostics)
+    if isinstance(result, tuple) and tree.data == "start":
+        return ast.Spec(source.path, result)
+    return result

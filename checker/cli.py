@@ -1,0 +1,105 @@
+"""The command line. Handlers take their output streams and return an exit code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from . import __version__, registry
+from .loader import collect_paths
+from .pipeline import ANALYSES, FileResult, check_file
+from .report import json_report, text
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+FORMATS = {"text": text.render, "json": json_report.render}
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse would call sys.exit from deep inside; we want the exit code from main.
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mafiacheck", description="Formal rule checking for Mafia scenarios.")
+    parser.add_argument("--version", action="version", version=f"mafiacheck {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    check = sub.add_parser("check", help="check scenario specs (files or folders)")
+    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("--format", choices=sorted(FORMATS), default="text")
+    check.add_argument("--select", default=",".join(ANALYSES),
+                       help="comma-separated analysis kinds to run (default: all)")
+    explain = sub.add_parser("explain", help="what a finding code means")
+    explain.add_argument("code")
+    return parser
+
+
+def exit_code(results: list[FileResult]) -> int:
+    if any(r.diagnostics for r in results):
+        return EXIT_INPUT
+    findings = [f for r in results for f in r.findings]
+    if any(f.severity == "error" and f.kind != "inconclusive" for f in findings):
+        return EXIT_FINDINGS
+    if any(f.kind == "inconclusive" for f in findings):
+        return EXIT_INCONCLUSIVE
+    return EXIT_OK
+
+
+def run_check(args, out: TextIO, err: TextIO) -> int:
+    select = tuple(s.strip() for s in args.select.split(",") if s.strip())
+    unknown = [s for s in select if s not in ANALYSES]
+    if unknown:
+        err.write(f"mafiacheck: unknown analysis kind '{unknown[0]}'; kinds are: "
+                  + ", ".join(ANALYSES) + "\n")
+        return EXIT_INPUT
+    paths, problems = collect_paths(args.paths)
+    results = [FileResult(d.path, diagnostics=[d]) for d in problems]
+    results += [check_file(p, select) for p in paths]
+    out.write(FORMATS[args.format](results))
+    return exit_code(results)
+
+
+def run_explain(args, out: TextIO, err: TextIO) -> int:
+    code = registry.lookup(args.code)
+    if code is None:
+        err.write(f"mafiacheck: unknown code '{args.code}'; codes are: "
+                  + ", ".join(sorted(registry.CODES)) + "\n")
+        return EXIT_INPUT
+    out.write(f"{code.code} {code.name} ({code.kind}, {code.severity})\n\n"
+              f"What it means\n  {code.summary}\n\nWhy it matters\n  {code.why}\n\n"
+              f"Example\n" + "".join(f"  {line}\n" for line in code.example.splitlines())
+              + f"\nHow to fix\n  {code.fix}\n")
+    return EXIT_OK
+
+
+def _utf8(stream):
+    # Role names are Persian and Russian: never let a legacy terminal encoding crash a report.
+    if getattr(stream, "encoding", "utf-8").lower().replace("-", "") != "utf8":
+        try:
+            stream.reconfigure(encoding="utf-8", errors="replace")
+        except (AttributeError, ValueError):
+            pass
+    return stream
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    if out is None:
+        out = _utf8(sys.stdout)
+    if err is None:
+        err = _utf8(sys.stderr)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as exc:
+        err.write(f"{exc}\n")
+        return EXIT_INPUT
+    if args.command == "check":
+        return run_check(args, out, err)
+    if args.command == "explain":
+        return run_explain(args, out, err)
+    build_parser().print_help(out)
+    return EXIT_INPUT

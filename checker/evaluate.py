@@ -1,0 +1,185 @@
+"""Evaluating expressions against a game state.
+
+Written plainly so it can be read against the rulebook: a player is a seat number, a role or
+side is its key, a set of players is a frozenset. Event predicates (`kill(p, shot)`, …) ask
+the `events` of the phase being resolved; outside a phase there are none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast
+from .model import Scenario
+
+
+class EvalError(Exception):
+    """An expression has no value in this state (for example, a table with no matching row)."""
+
+    def __init__(self, message: str, span):
+        super().__init__(message)
+        self.span = span
+
+
+@dataclass
+class State:
+    """What an expression can see: seats, who is alive, counters, memories, settings."""
+
+    roles: list[str]  # seat -> role key
+    sides: list[str | None]  # seat -> side key (None while a side is unchosen)
+    alive: list[bool]
+    left_by: list[str | None] = field(default_factory=list)
+    counters: list[dict[str, int]] = field(default_factory=list)
+    memories: dict[str, object] = field(default_factory=dict)
+    settings: dict[str, object] = field(default_factory=dict)
+    round: int = 0
+    events: frozenset = frozenset()  # tuples such as ("kill", seat, kind)
+
+
+def initial_state(scenario: Scenario, seats: tuple[str, ...], settings: dict | None = None) -> State:
+    """The state before the first phase: everyone alive, counters at their initial values."""
+    values = {s.name.key: None for s in scenario.settings}
+    state = State(roles=list(seats), sides=[scenario.role_by_key[r].side for r in seats],
+                  alive=[True] * len(seats), left_by=[None] * len(seats))
+    for s in scenario.settings:
+        values[s.name.key] = Evaluator(scenario, state).value(s.default, {})
+    values.update(settings or {})
+    state.settings = values
+    for seat, role_key in enumerate(seats):
+        role = scenario.role_by_key[role_key]
+        state.counters.append({c.key: Evaluator(scenario, state).value(c.initial, {})
+                               for c in role.counters})
+    for m in scenario.memories:
+        if m.initial is not None:
+            state.memories[m.name.key] = Evaluator(scenario, state).value(m.initial, {})
+        else:
+            state.memories[m.name.key] = frozenset() if m.type == "players" else None
+    return state
+
+
+class Evaluator:
+    def __init__(self, scenario: Scenario, state: State):
+        self.scenario = scenario
+        self.state = state
+        self.setting_keys = {s.name.key for s in scenario.settings}
+        self.memory_keys = {m.name.key for m in scenario.memories}
+
+    def _group(self, key: str):
+        """The seats of a side or a role (or everyone, for `all`)."""
+        s = self.state
+        if key == "all":
+            return range(len(s.roles))
+        if key in self.scenario.side_by_key:
+            return [i for i in range(len(s.roles)) if self._counted_side(i) == key]
+        return [i for i in range(len(s.roles)) if s.roles[i] == key]
+
+    def _counted_side(self, seat: int) -> str | None:
+        role = self.scenario.role_by_key[self.state.roles[seat]]
+        if role.counts_as is not None:
+            return role.counts_as or None
+        return self.state.sides[seat]
+
+    def value(self, e, env: dict):
+        s = self.state
+        if isinstance(e, ast.Num):
+            return e.value
+        if isinstance(e, ast.Str):
+            return e.value
+        if isinstance(e, ast.Bool):
+            return e.value
+        if isinstance(e, ast.Ref):
+            key = e.name.key
+            if key in env:
+                return env[key]
+            if key in self.setting_keys:
+                return s.settings.get(key)
+            if key in self.memory_keys:
+                return s.memories.get(key)
+            if key == "alive" and key not in self.scenario.side_by_key:
+                return sum(s.alive)
+            if key == "players":
+                return len(s.roles)
+            if key == "round":
+                return s.round
+            return key  # a role, side, kind, item, variant or option: its key is its value
+        if isinstance(e, ast.Attr):
+            seat = self.value(e.obj, env)
+            attr = e.attr.key
+            if seat is None:
+                return None
+            if attr == "alive":
+                return s.alive[seat]
+            if attr == "role":
+                return s.roles[seat]
+            if attr == "side":
+                return s.sides[seat]
+            if attr == "plain":
+                return self.scenario.role_by_key[s.roles[seat]].plain
+            if attr == "left_by":
+                return s.left_by[seat]
+            if attr in ("revealed", "blocked"):
+                return (attr, seat) in s.events
+            return s.counters[seat].get(attr, 0)
+        if isinstance(e, ast.Not):
+            return not self.value(e.operand, env)
+        if isinstance(e, ast.BinOp):
+            if e.op == "and":
+                return bool(self.value(e.left, env)) and bool(self.value(e.right, env))
+            if e.op == "or":
+                return bool(self.value(e.left, env)) or bool(self.value(e.right, env))
+            left, right = self.value(e.left, env), self.value(e.right, env)
+            return {"+": left + right, "-": left - right, "*": left * right}[e.op]
+        if isinstance(e, ast.Compare):
+            left, right = self.value(e.left, env), self.value(e.right, env)
+            if e.op == "in":
+                return left in right
+            if e.op == "not in":
+                return left not in right
+            return {"==": left == right, "!=": left != right, "<": left < right,
+                    "<=": left <= right, ">": left > right, ">=": left >= right}[e.op]
+        if isinstance(e, ast.SetLit):
+            return frozenset(self.value(i, env) for i in e.items)
+        if isinstance(e, ast.Count):
+            return sum(1 for seat in range(len(s.roles))
+                       if self.value(e.cond, {**env, e.var.key: seat}))
+        if isinstance(e, ast.ByTable):
+            subject = self.value(e.subject, env)
+            for case in e.cases:
+                if case.low is None or case.low <= subject <= case.high:
+                    return self.value(case.value, env)
+            raise EvalError(f"no row of this table covers {subject}", e.span)
+        if isinstance(e, ast.Cases):
+            for arm in e.arms:
+                if arm.cond is None or self.value(arm.cond, env):
+                    return self.value(arm.value, env)
+            raise EvalError("no case applies", e.span)
+        if isinstance(e, ast.Call):
+            return self._call(e, env)
+        raise TypeError(f"cannot evaluate {type(e).__name__}")
+
+    def _call(self, e: ast.Call, env: dict):
+        s = self.state
+        name = e.func.key
+        args = [self.value(a, env) for a in e.args]
+        if name == "alive":
+            return sum(1 for i in self._group(args[0]) if s.alive[i])
+        if name == "left":
+            return sum(1 for i in self._group(args[0]) if not s.alive[i])
+        if name == "died":
+            return sum(1 for i in self._group(args[0]) if ("left", i) in s.events)
+        if name in ("first", "second"):
+            ordered = sorted(args[0])
+            index = 0 if name == "first" else 1
+            return ordered[index] if len(ordered) > index else None
+        if name == "size":
+            return len(args[0])
+        if name == "holds":
+            return (args[1], args[0]) in s.memories.get("_items", {})
+        if name == "item_variant":
+            return s.memories.get("_items", {}).get((args[1], args[0]))
+        if name == "setting":
+            return s.settings.get(args[0])
+        if name == "uses":
+            return s.memories.get("_uses", {}).get(args[0], 0)
+        # Event predicates: true when the phase being resolved produced that event.
+        return (name, *args) in s.events

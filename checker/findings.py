@@ -1,0 +1,46 @@
+"""Findings: what an analysis reports. A finding is a value; analyses return them, never print."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .source import Span
+
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class Related:
+    message: str
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    kind: str
+    severity: str
+    message: str
+    span: Span | None
+    related: tuple[Related, ...] = ()
+    rules: tuple[str, ...] = ()  # rulebook ids the involved spec lines cite
+    witness: dict | None = None
+
+    def sort_key(self):
+        s = self.span
+        return (s.line if s else 0, s.column if s else 0, self.code, self.message)
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "kind": self.kind,
+            "severity": self.severity,
+            "message": self.message,
+            "span": self.span.to_json() if self.span else None,
+            "related": [
+                {"message": r.message, "span": r.span.to_json() if r.span else None}
+                for r in self.related
+            ],
+            "rules": list(self.rules),
+            "witness": self.witness,
+        }

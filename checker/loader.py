@@ -1,0 +1,124 @@
+"""Reading spec files: from bytes on disk to a SourceFile, refusing what is not a spec.
+
+Everything that can go wrong before parsing (a missing path, a directory, a binary file,
+UTF-16, invalid UTF-8, a huge file, bidi controls, runaway nesting) becomes a Diagnostic
+naming the file, never an exception a user would see.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import Diagnostic, SpecError
+from .limits import MAX_FILE_BYTES, MAX_NESTING
+from .source import SourceFile
+from .text import BIDI_REORDER, bidi_controls, char_name
+
+SPEC_SUFFIX = ".mafia"
+
+
+def collect_paths(args: list[str]) -> tuple[list[str], list[Diagnostic]]:
+    """Expand files and folders given on the command line into spec paths, in a stable
+    order. Folders are searched recursively for *.mafia files."""
+    paths: list[str] = []
+    problems: list[Diagnostic] = []
+    for arg in args:
+        p = Path(arg)
+        if p.is_dir():
+            found = sorted(str(f) for f in p.rglob(f"*{SPEC_SUFFIX}") if f.is_file())
+            if not found:
+                problems.append(Diagnostic(f"no {SPEC_SUFFIX} files in this folder", None, arg))
+            paths.extend(found)
+        elif p.exists():
+            paths.append(arg)
+        else:
+            problems.append(Diagnostic("no such file or folder", None, arg))
+    return paths, problems
+
+
+def read_source(path: str) -> SourceFile:
+    """Read one spec file, or raise SpecError saying why it cannot be read."""
+
+    def fail(message, span=None, hint=None):
+        raise SpecError([Diagnostic(message, span, path, hint)])
+
+    try:
+        size = os.path.getsize(path)
+        if os.path.isdir(path):
+            fail("is a folder, not a spec file")
+        if size > MAX_FILE_BYTES:
+            fail(f"file is {size} bytes; the limit for a spec is {MAX_FILE_BYTES} bytes")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except SpecError:
+        raise
+    except OSError as exc:
+        fail(f"cannot read: {exc.strerror or exc}")
+    return decode_source(path, data)
+
+
+def decode_source(path: str, data: bytes) -> SourceFile:
+    def fail(message, span=None, hint=None):
+        raise SpecError([Diagnostic(message, span, path, hint)])
+
+    if len(data) > MAX_FILE_BYTES:
+        fail(f"file is over the limit of {MAX_FILE_BYTES} bytes for a spec")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        fail("file is UTF-16; a spec must be UTF-8", hint="save the file as UTF-8")
+    if b"\x00" in data:
+        offset = data.index(b"\x00")
+        fail(f"file holds binary data (a NUL byte at byte {offset}); a spec is UTF-8 text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8")
+        source = SourceFile(path, good)
+        fail(f"invalid UTF-8 at byte {exc.start}: a spec must be UTF-8 text",
+             source.span_at(len(good), 0))
+    source = SourceFile(path, text.lstrip("\ufeff") if text.startswith("\ufeff") else text)
+    _check_bidi(source)
+    _check_nesting(source)
+    return source
+
+
+def _check_bidi(source: SourceFile) -> None:
+    problems = []
+    for offset, ch, context in bidi_controls(source.text):
+        if ch in BIDI_REORDER or context == "code":
+            where = {"code": "", "string": " inside a string", "comment": " inside a comment"}[context]
+            problems.append(Diagnostic(
+                f"bidirectional control character {char_name(ch)}{where}: it can make the "
+                "spec display differently from how it is read", source.span_at(offset),
+                source.path, hint="delete the character; names and strings in right-to-left "
+                "scripts display correctly without it"))
+    if problems:
+        raise SpecError(problems)
+
+
+def _check_nesting(source: SourceFile) -> None:
+    # Lark parses iteratively, but building the AST recurses; refuse runaway nesting first.
+    depth = 0
+    in_string = in_comment = escaped = False
+    for i, ch in enumerate(source.text):
+        if in_comment:
+            in_comment = ch != "\n"
+        elif in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch in '"\n':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "#":
+            in_comment = True
+        elif ch in "({":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise SpecError([Diagnostic(
+                    f"nesting deeper than {MAX_NESTING} levels of brackets",
+                    source.span_at(i), source.path)])
+        elif ch in ")}":
+            depth = max(0, depth - 1)

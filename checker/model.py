@@ -1,0 +1,228 @@
+"""The scenario model (IR): a spec after name resolution and validation.
+
+Every reference here is known to resolve. Expressions and effects keep their AST form (their
+names are checked, and they carry spans for findings); declarations are normalised so that
+later stages (setup checks, the interpreter, the encoder) read fields instead of clauses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from . import ast
+from .source import Span, spanned
+
+PHASE_NAMES = ("intro_day", "intro_night", "blind_day", "day", "night")
+NIGHT_PHASES = ("intro_night", "night")
+DAY_PHASES = ("intro_day", "blind_day", "day")
+PERIODS = ("game", "night", "day", "round")
+TIE_RULES = ("no_exit", "revote", "random", "all_leave", "undecided")
+WIN_CHECK_POINTS = ("day", "night", "exit", "vote")
+BUILTIN_KINDS = ("vote", "kick")
+
+
+@dataclass(frozen=True)
+class Side:
+    key: str
+    text: str
+    label: str | None
+    kind: str  # town, dark, independent
+    cites: ast.Cites
+    span: Span = spanned()
+
+    @property
+    def display(self) -> str:
+        return self.label or self.text
+
+
+@dataclass(frozen=True)
+class Appearance:
+    value: str
+    to_roles: tuple[str, ...]
+    cites: ast.Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Counter:
+    key: str
+    initial: ast.Expr
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Role:
+    key: str
+    text: str
+    label: str | None
+    akas: tuple[str, ...]
+    side: str | None  # a side key; None when the side is chosen in play
+    side_choices: tuple[str, ...]
+    counts_as: str | None  # the side whose numbers it counts in; "" counts for nobody
+    plain: bool
+    max: int | None
+    appearances: tuple[Appearance, ...]
+    counters: tuple[Counter, ...]
+    cites: ast.Cites
+    span: Span = spanned()
+
+    @property
+    def display(self) -> str:
+        return self.label or self.text
+
+    @property
+    def counted_side(self) -> str | None:
+        return self.side if self.counts_as is None else (self.counts_as or None)
+
+
+@dataclass(frozen=True)
+class Team:
+    key: str
+    label: str | None
+    members_side: str | None
+    members: tuple[str, ...]  # role keys, when listed one by one
+    options: tuple[str, ...]  # ability keys: the team uses one of them per `per`
+    per: str | None
+    leaders: tuple[str, ...]
+    leader_fallback: bool
+    cites: ast.Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Composition:
+    players: int
+    label: str | None
+    entries: tuple[tuple[str, int], ...]  # (role key, count) in the order written
+    entry_spans: tuple[Span, ...]
+    cites: ast.Cites
+    span: Span = spanned()
+    players_span: Span = spanned()
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.entries)
+
+    def seats(self) -> tuple[str, ...]:
+        return tuple(role for role, n in self.entries for _ in range(n))
+
+
+@dataclass(frozen=True)
+class StartOption:
+    phases: tuple[str, ...]
+    when: ast.Expr | None
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Phases:
+    starts: tuple[StartOption, ...]
+    cycle: tuple[str, ...]
+    wins_checked: tuple[str, ...]
+    cites: ast.Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Ability:
+    key: str
+    text: str
+    label: str | None
+    is_card: bool
+    actor: ast.Actor | None
+    for_team: str | None
+    phases: tuple[ast.PhaseRef, ...]
+    triggers: tuple[ast.Trigger, ...]
+    target_count: ast.Expr | None  # None: no target
+    target_filter: ast.Expr | None
+    choices: tuple[ast.Choice, ...]
+    limits: tuple[ast.Limit, ...]
+    conditions: tuple[ast.Expr, ...]
+    effects: tuple[ast.AnyEffect, ...]
+    optional: bool
+    clause_cites: tuple[ast.RuleRef, ...]
+    cites: ast.Cites
+    span: Span = spanned()
+
+    @property
+    def display(self) -> str:
+        return self.label or self.text
+
+
+@dataclass(frozen=True)
+class Day:
+    label: str | None
+    vote: str | None  # majority, quorum
+    quorum: ast.Expr | None
+    tie: str | None
+    exits: int
+    exit_mode: str | None
+    candidates: tuple[tuple[int | None, ast.Expr], ...]  # (day number or every day, filter)
+    clause_cites: tuple[ast.RuleRef, ...]
+    cites: ast.Cites
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: str
+    key: str
+    text: str
+    label: str | None
+    source: str | None
+    prefix: str | None
+    language: str | None
+    sides: tuple[Side, ...]
+    roles: tuple[Role, ...]
+    teams: tuple[Team, ...]
+    compositions: tuple[Composition, ...]
+    phases: Phases | None
+    abilities: tuple[Ability, ...]
+    rules: tuple[ast.RuleDecl, ...]
+    day: Day | None
+    wins: tuple[ast.WinDecl, ...]
+    priorities: tuple[ast.PriorityDecl, ...]
+    settings: tuple[ast.SettingDecl, ...]
+    assumptions: tuple[ast.AssumeDecl, ...]
+    items: tuple[ast.ItemDecl, ...]
+    kinds: tuple[ast.KindDecl, ...]
+    memories: tuple[ast.MemoryDecl, ...]
+    wakes: tuple[ast.WakeDecl, ...]
+    resolves: tuple[ast.ResolveDecl, ...]
+    prechecks: tuple[ast.PrecheckDecl, ...]
+    span: Span = field(default=None, compare=False, hash=False, repr=False)
+
+    @property
+    def display(self) -> str:
+        return self.label or self.text
+
+    @cached_property
+    def role_by_key(self) -> dict[str, Role]:
+        return {r.key: r for r in self.roles}
+
+    @cached_property
+    def side_by_key(self) -> dict[str, Side]:
+        return {s.key: s for s in self.sides}
+
+    @cached_property
+    def ability_by_key(self) -> dict[str, Ability]:
+        return {a.key: a for a in self.abilities}
+
+    def cited_ids(self) -> list[str]:
+        """Every rule id the spec cites, in order of first appearance."""
+        seen: dict[str, None] = {}
+        for ref in _walk_cites(self):
+            seen.setdefault(ref.id, None)
+        return list(seen)
+
+
+def _walk_cites(value):
+    if isinstance(value, ast.RuleRef):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _walk_cites(item)
+    elif hasattr(value, "__dataclass_fields__"):
+        for name in value.__dataclass_fields__:
+            yield from _walk_cites(getattr(value, name))

@@ -1,0 +1,35 @@
+"""The JSON report of design.md's contract: {"version": 1, "files": [...]}."""
+
+from __future__ import annotations
+
+import json
+
+from ..pipeline import FileResult
+
+VERSION = 1
+
+
+def to_json(results: list[FileResult]) -> dict:
+    files = []
+    for r in results:
+        entry: dict = {"path": r.path}
+        if r.diagnostics:
+            entry["scenario"] = None
+            entry["errors"] = [d.to_json() for d in r.diagnostics]
+            entry["findings"] = []
+        else:
+            sc = r.scenario
+            entry["scenario"] = sc.text
+            entry["label"] = sc.label
+            entry["source"] = sc.source
+            entry["assumptions"] = [
+                {"name": a.name.text, "text": a.label, "cites": [c.id for c in a.cites]}
+                for a in sc.assumptions
+            ]
+            entry["findings"] = [f.to_json() for f in r.findings]
+        files.append(entry)
+    return {"version": VERSION, "files": files}
+
+
+def render(results: list[FileResult]) -> str:
+    return json.dumps(to_json(results), ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,858 @@
+"""Name resolution and validation: from the AST to the scenario model, or located errors.
+
+All problems in a file are collected (not just the first), each pointing at the place to
+fix. Names are looked up by key (see text.name_key), so Arabic and Persian spellings of the
+same letter, and a name written with or without a zero-width non-joiner, are one name.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from . import ast
+from .errors import Diagnostic, SpecError
+from .limits import MAX_PLAYERS
+from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_POINTS, Ability,
+                    Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
+                    StartOption, Team)
+from .source import Span
+
+# What a name in an expression can denote, by namespace.
+VALUE_SPACES = ("side", "role", "setting", "memory", "item", "kind", "option", "variant")
+
+# Types of expressions. "any" is compatible with everything (used where a check would need
+# more than this light type system knows).
+INT, BOOL, PLAYER, PLAYERS, ROLE, SIDE, KIND, ITEM, VARIANT, STRING, OPTION, ANY, ABILITY = (
+    "number", "condition", "player", "set of players", "role", "side", "kind", "item",
+    "item variant", "string", "option", "any", "ability")
+
+PLAYER_ATTRIBUTES = {
+    "alive": BOOL, "role": ROLE, "side": SIDE, "plain": BOOL, "left_by": KIND,
+    "revealed": BOOL, "blocked": BOOL,
+}
+
+# name -> (parameter types, result type). Event predicates hold for the phase being resolved.
+FUNCTIONS = {
+    "alive": ((SIDE,), INT),
+    "left": ((SIDE,), INT),
+    "died": ((SIDE,), INT),
+    "first": ((PLAYERS,), PLAYER),
+    "second": ((PLAYERS,), PLAYER),
+    "size": ((PLAYERS,), INT),
+    "holds": ((PLAYER, ITEM), BOOL),
+    "item_variant": ((PLAYER, ITEM), VARIANT),
+    "kill": ((PLAYER, KIND), BOOL),
+    "attacked_by": ((PLAYER, PLAYER), BOOL),
+    "save": ((PLAYER,), BOOL),
+    "protect": ((PLAYER, KIND), BOOL),
+    "block": ((PLAYER,), BOOL),
+    "inquire": ((PLAYER,), BOOL),
+    "voted": ((PLAYER,), BOOL),
+    "leaves": ((PLAYER,), BOOL),
+    "targeted": ((PLAYER, ABILITY), BOOL),
+    "used": ((ABILITY,), BOOL),
+    "uses": ((ABILITY,), INT),
+    "appearance": ((PLAYER, ROLE), STRING),
+    "setting": ((OPTION,), ANY),
+}
+# Words that stand for values without being declared.
+BUILTIN_VALUES = {"alive": INT, "players": INT, "round": INT, "all": SIDE, "nobody": PLAYERS}
+# `alive(x)` and friends accept a role as well as a side: both name a group of players.
+GROUP = (SIDE, ROLE)
+
+EFFECT_STEP_NAMES = ("kill", "save", "protect", "block", "inquire", "convert", "reveal", "link",
+                     "revive", "give", "mark", "leave", "stay", "learn", "deaths", "announce",
+                     "votes", "wins")
+PROTECTABLE = ("block", "inquire", "convert", "kill", "any")
+
+
+@dataclass
+class Symbol:
+    space: str
+    key: str
+    span: Span | None
+    type: str
+    node: object = None
+
+
+@dataclass
+class Scope:
+    names: dict[str, tuple[str, Span | None]] = field(default_factory=dict)
+
+    def child(self, **bindings) -> "Scope":
+        new = Scope(dict(self.names))
+        for key, (typ, span) in bindings.items():
+            new.names[key] = (typ, span)
+        return new
+
+
+class Resolver:
+    def __init__(self, spec: ast.Spec):
+        self.spec = spec
+        self.path = spec.path
+        self.diagnostics: list[Diagnostic] = []
+        self.spaces: dict[str, dict[str, Symbol]] = {}
+        self.counters: dict[str, Span | None] = {}
+
+    # -------------------------------------------------------------- reporting
+
+    def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(message, span, self.path, hint))
+
+    def _suggest(self, key: str, candidates) -> str | None:
+        close = difflib.get_close_matches(key, sorted(candidates), n=1, cutoff=0.7)
+        return f"did you mean '{close[0]}'?" if close else None
+
+    # -------------------------------------------------------------- declaring
+
+    def declare(self, space: str, name: ast.Name, typ: str, node=None) -> None:
+        table = self.spaces.setdefault(space, {})
+        if name.key in table:
+            first = table[name.key]
+            where = f" at line {first.span.line}" if first.span else ""
+            self.error(f"{space} '{name.text}' is declared twice (first{where})", name.span)
+            return
+        table[name.key] = Symbol(space, name.key, name.span, typ, node)
+
+    def lookup(self, name: ast.Name, spaces: tuple[str, ...], what: str) -> Symbol | None:
+        found = [self.spaces.get(s, {}).get(name.key) for s in spaces]
+        found = [f for f in found if f is not None]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            kinds = " and ".join(f"a {f.space} (line {f.span.line if f.span else '?'})" for f in found)
+            self.error(f"'{name.text}' is ambiguous here: it is {kinds}", name.span,
+                       "rename one of them")
+            return None
+        elsewhere = [s for s in self.spaces if name.key in self.spaces[s] and s not in spaces]
+        if elsewhere:
+            self.error(f"'{name.text}' is a {elsewhere[0]}, but {what} is expected here",
+                       name.span)
+            return None
+        pool = {k for s in spaces for k in self.spaces.get(s, {})}
+        self.error(f"unknown {what} '{name.text}'", name.span, self._suggest(name.key, pool))
+        return None
+
+    # -------------------------------------------------------------- entry point
+
+    def run(self) -> Scenario:
+        decls = self.spec.decls
+        by_type: dict[type, list] = {}
+        for d in decls:
+            by_type.setdefault(type(d), []).append(d)
+        get = lambda t: by_type.get(t, [])  # noqa: E731
+
+        scenarios = get(ast.ScenarioDecl)
+        if not scenarios:
+            self.error("the spec has no `scenario` declaration", None,
+                       'start the file with: scenario NAME "display name" { prefix XX }')
+        for extra in scenarios[1:]:
+            self.error("a spec holds one scenario; this is a second `scenario` declaration",
+                       extra.span)
+
+        self._declare_all(decls)
+
+        sides = tuple(self._side(d) for d in get(ast.SideDecl))
+        roles = tuple(self._role(d) for d in get(ast.RoleDecl))
+        teams = tuple(self._team(d) for d in get(ast.TeamDecl))
+        compositions = tuple(self._composition(d) for d in get(ast.CompositionDecl))
+        phases = self._phases(get(ast.PhasesDecl))
+        for d in get(ast.SettingDecl):
+            self._setting(d)
+        for d in get(ast.MemoryDecl):
+            if d.initial is not None:
+                self.expect(d.initial, Scope(), {"player": PLAYER, "players": PLAYERS,
+                                                 "int": INT, "role": ROLE}[d.type])
+        abilities = tuple(self._ability(d) for d in get(ast.AbilityDecl))
+        self._check_team_options(teams, abilities)
+        for d in get(ast.RuleDecl):
+            self._rule(d)
+        days = get(ast.DayDecl)
+        for extra in days[1:]:
+            self.error("a spec has one `day` declaration; this is a second one", extra.span)
+        day = self._day(days[0]) if days else None
+        for d in get(ast.WinDecl):
+            self.lookup(d.side, ("side",), "side")
+            self.expect(d.cond, Scope(), BOOL)
+        for d in get(ast.PriorityDecl):
+            for n in d.order:
+                self.lookup(n, ("side",), "side")
+        for d in get(ast.WakeDecl):
+            self._phase_name(d.phase)
+            for n in d.order:
+                self.lookup(n, ("ability", "team", "role"), "ability, team or role")
+        for d in get(ast.ResolveDecl):
+            for n in d.first + d.then:
+                if n.key not in EFFECT_STEP_NAMES:
+                    self.lookup(n, ("ability", "rule", "team"), "ability, rule or effect step")
+        for d in get(ast.PrecheckDecl):
+            self.expect(d.cond, Scope(), BOOL)
+
+        if self.diagnostics:
+            raise SpecError(self.diagnostics)
+        head = scenarios[0]
+        fields = {c.keyword: c for c in head.clauses}
+        return Scenario(
+            path=self.path, key=head.name.key, text=head.name.text, label=head.label,
+            source=fields["source"].strings[0] if "source" in fields else None,
+            prefix=fields["prefix"].names[0].text if "prefix" in fields else None,
+            language=fields["language"].names[0].text if "language" in fields else None,
+            sides=sides, roles=roles, teams=teams, compositions=compositions, phases=phases,
+            abilities=abilities, rules=tuple(get(ast.RuleDecl)), day=day,
+            wins=tuple(get(ast.WinDecl)), priorities=tuple(get(ast.PriorityDecl)),
+            settings=tuple(get(ast.SettingDecl)), assumptions=tuple(get(ast.AssumeDecl)),
+            items=tuple(get(ast.ItemDecl)), kinds=tuple(get(ast.KindDecl)),
+            memories=tuple(get(ast.MemoryDecl)), wakes=tuple(get(ast.WakeDecl)),
+            resolves=tuple(get(ast.ResolveDecl)), prechecks=tuple(get(ast.PrecheckDecl)),
+            span=head.span)
+
+    def _declare_all(self, decls) -> None:
+        for d in decls:
+            if isinstance(d, ast.ScenarioDecl):
+                seen = set()
+                for c in d.clauses:
+                    if c.keyword in seen and c.keyword != "note":
+                        self.error(f"`{c.keyword}` is given twice in the scenario header", c.span)
+                    seen.add(c.keyword)
+            elif isinstance(d, ast.SideDecl):
+                self.declare("side", d.name, SIDE, d)
+            elif isinstance(d, ast.RoleDecl):
+                self.declare("role", d.name, ROLE, d)
+                for c in d.clauses:
+                    if c.keyword == "counter":
+                        self.counters.setdefault(c.names[0].key, c.span)
+            elif isinstance(d, ast.TeamDecl):
+                self.declare("team", d.name, "team", d)
+            elif isinstance(d, ast.AbilityDecl):
+                self.declare("ability", d.name, ABILITY, d)
+            elif isinstance(d, ast.RuleDecl):
+                self.declare("rule", d.name, "rule", d)
+            elif isinstance(d, ast.SettingDecl):
+                typ = {"bool": BOOL, "int": INT, "enum": OPTION}[d.type]
+                self.declare("setting", d.name, typ, d)
+                for opt in d.options:
+                    table = self.spaces.setdefault("option", {})
+                    table.setdefault(opt.key, Symbol("option", opt.key, opt.span, OPTION))
+            elif isinstance(d, ast.AssumeDecl):
+                self.declare("assumption", d.name, "assumption", d)
+            elif isinstance(d, ast.ItemDecl):
+                self.declare("item", d.name, ITEM, d)
+                for variant, _ in d.variants:
+                    table = self.spaces.setdefault("variant", {})
+                    table.setdefault(variant.key, Symbol("variant", variant.key, variant.span, VARIANT))
+            elif isinstance(d, ast.KindDecl):
+                if d.name.key in BUILTIN_KINDS:
+                    self.error(f"'{d.name.text}' is a built-in kind of exit and needs no declaration",
+                               d.name.span)
+                self.declare("kind", d.name, KIND, d)
+            elif isinstance(d, ast.MemoryDecl):
+                typ = {"player": PLAYER, "players": PLAYERS, "int": INT, "role": ROLE}[d.type]
+                self.declare("memory", d.name, typ, d)
+        kinds = self.spaces.setdefault("kind", {})
+        for builtin in BUILTIN_KINDS:
+            kinds.setdefault(builtin, Symbol("kind", builtin, None, KIND))
+
+    # -------------------------------------------------------------- sides, roles, teams
+
+    def _side(self, d: ast.SideDecl) -> Side:
+        return Side(d.name.key, d.name.text, d.label, d.kind, d.cites, d.span)
+
+    def _role(self, d: ast.RoleDecl) -> Role:
+        side = None
+        choices: tuple[str, ...] = ()
+        counts_as = None
+        plain = False
+        maximum = None
+        akas: list[str] = []
+        appearances = []
+        counters = []
+        side_clauses = [c for c in d.clauses if c.keyword in ("side", "side_choice")]
+        if not side_clauses:
+            self.error(f"role '{d.name.text}' has no side", d.name.span,
+                       "add `side NAME` inside the role's braces")
+        for extra in side_clauses[1:]:
+            self.error(f"role '{d.name.text}' has more than one side clause", extra.span)
+        for c in d.clauses:
+            if c.keyword == "side" and c is side_clauses[0]:
+                sym = self.lookup(c.names[0], ("side",), "side")
+                side = sym.key if sym else None
+            elif c.keyword == "side_choice" and c is side_clauses[0]:
+                keys = []
+                for n in c.names:
+                    sym = self.lookup(n, ("side",), "side")
+                    if sym:
+                        keys.append(sym.key)
+                if len(keys) < 2 and len(keys) == len(c.names):
+                    self.error("a chosen side needs at least two sides to choose from", c.span)
+                choices = tuple(keys)
+            elif c.keyword == "counts_as":
+                sym = self.lookup(c.names[0], ("side",), "side")
+                counts_as = sym.key if sym else None
+            elif c.keyword == "counts_none":
+                counts_as = ""
+            elif c.keyword == "plain":
+                plain = True
+            elif c.keyword == "max":
+                if c.number < 1:
+                    self.error("a role's maximum must be at least 1", c.span)
+                maximum = c.number
+            elif c.keyword == "aka":
+                akas.extend(c.strings)
+            elif c.keyword == "appears":
+                roles = []
+                for n in c.names:
+                    sym = self.lookup(n, ("role",), "role")
+                    if sym:
+                        roles.append(sym.key)
+                appearances.append(Appearance(c.strings[0], tuple(roles), c.cites, c.span))
+            elif c.keyword == "counter":
+                if any(k.key == c.names[0].key for k in counters):
+                    self.error(f"counter '{c.names[0].text}' is declared twice in this role",
+                               c.names[0].span)
+                self.expect(c.value, Scope(), INT)
+                counters.append(Counter(c.names[0].key, c.value, c.span))
+        seen_to: dict[str, Span | None] = {}
+        for a in appearances:
+            for r in a.to_roles:
+                if r in seen_to:
+                    self.error(f"role '{d.name.text}' is given two appearances to '{r}'", a.span)
+                seen_to[r] = a.span
+        return Role(d.name.key, d.name.text, d.label, tuple(akas), side, choices, counts_as,
+                    plain, maximum, tuple(appearances), tuple(counters), d.cites, d.span)
+
+    def _team(self, d: ast.TeamDecl) -> Team:
+        members_side = None
+        members: list[str] = []
+        options: tuple[str, ...] = ()
+        per = None
+        leaders: list[str] = []
+        fallback = False
+        for c in d.clauses:
+            if c.keyword == "members_side":
+                sym = self.lookup(c.names[0], ("side",), "side")
+                members_side = sym.key if sym else None
+            elif c.keyword == "members":
+                for n in c.names:
+                    sym = self.lookup(n, ("role",), "role")
+                    if sym:
+                        members.append(sym.key)
+            elif c.keyword == "one_of":
+                option_names, per_name = c.names[:c.number], c.names[c.number]
+                keys = []
+                for n in option_names:
+                    sym = self.lookup(n, ("ability",), "ability")
+                    if sym:
+                        keys.append(sym.key)
+                options = tuple(keys)
+                if per_name.key not in PERIODS:
+                    self.error(f"unknown period '{per_name.text}'", per_name.span,
+                               "use one of: " + ", ".join(PERIODS))
+                per = per_name.key
+            elif c.keyword == "leader":
+                for n in c.names:
+                    sym = self.lookup(n, ("role",), "role")
+                    if sym:
+                        leaders.append(sym.key)
+                fallback = bool(c.strings)
+        if members_side is None and not members:
+            self.error(f"team '{d.name.text}' has no members", d.name.span,
+                       "add `members side NAME` or `members ROLE, ROLE`")
+        return Team(d.name.key, d.label, members_side, tuple(members), options, per,
+                    tuple(leaders), fallback, d.cites, d.span)
+
+    def _check_team_options(self, teams, abilities) -> None:
+        by_key = {a.key: a for a in abilities}
+        for team in teams:
+            for key in team.options:
+                ability = by_key.get(key)
+                if ability is None:
+                    continue
+                acts_for = ability.for_team or (
+                    ability.actor.name.key if ability.actor and ability.actor.kind == "team" else None)
+                if acts_for != team.key:
+                    self.error(f"ability '{ability.text}' is one of team '{team.key}''s options "
+                               f"but is not used by or for that team", ability.span,
+                               f"add `for team {team.key}` or `by team {team.key}` to it")
+        team_keys = {t.key for t in teams}
+        for a in abilities:
+            if a.for_team and a.for_team in team_keys:
+                team = next(t for t in teams if t.key == a.for_team)
+                if team.options and a.key not in team.options:
+                    self.error(f"ability '{a.text}' acts for team '{team.key}' but is not among "
+                               "the team's options", a.span)
+
+    def _composition(self, d: ast.CompositionDecl) -> Composition:
+        if d.players < 1 or d.players > MAX_PLAYERS:
+            self.error(f"a composition needs between 1 and {MAX_PLAYERS} players", d.players_span)
+        entries = []
+        seen: dict[str, Span | None] = {}
+        for e in d.entries:
+            sym = self.lookup(e.role, ("role",), "role")
+            if e.count < 1:
+                self.error(f"a role's count must be at least 1 (got {e.count})", e.span)
+            if sym is None:
+                continue
+            if sym.key in seen:
+                self.error(f"role '{e.role.text}' is listed twice in this composition; "
+                           "give it once with a count", e.span,
+                           f"write `{e.role.text} * N`")
+                continue
+            seen[sym.key] = e.span
+            entries.append((sym.key, e.count))
+        return Composition(d.players, d.label, tuple(entries), tuple(e.span for e in d.entries),
+                           d.cites, d.span, d.players_span)
+
+    def _phase_name(self, name: ast.Name) -> None:
+        if name.key not in PHASE_NAMES:
+            self.error(f"unknown phase '{name.text}'", name.span,
+                       self._suggest(name.key, PHASE_NAMES) or "phases are: " + ", ".join(PHASE_NAMES))
+
+    def _phases(self, decls) -> Phases | None:
+        if not decls:
+            return None
+        for extra in decls[1:]:
+            self.error("a spec has one `phases` declaration; this is a second one", extra.span)
+        d = decls[0]
+        starts, cycle, checked = [], (), ()
+        for c in d.clauses:
+            for n in c.names:
+                if c.keyword == "wins_checked":
+                    if n.key not in WIN_CHECK_POINTS:
+                        self.error(f"unknown check point '{n.text}'", n.span,
+                                   "wins can be checked after: " + ", ".join(WIN_CHECK_POINTS))
+                else:
+                    self._phase_name(n)
+            if c.keyword == "start":
+                if c.value is not None:
+                    self.expect(c.value, Scope(), BOOL)
+                starts.append(StartOption(tuple(n.key for n in c.names), c.value, c.span))
+            elif c.keyword == "cycle":
+                cycle = tuple(n.key for n in c.names)
+            elif c.keyword == "wins_checked":
+                checked = tuple(n.key for n in c.names)
+        if not cycle:
+            self.error("`phases` needs a `cycle`, such as `cycle day, night`", d.span)
+        return Phases(tuple(starts), cycle, checked, d.cites, d.span)
+
+    def _setting(self, d: ast.SettingDecl) -> None:
+        if d.type == "int":
+            if d.low > d.high:
+                self.error(f"empty range {d.low}..{d.high}", d.span)
+            self.expect(d.default, Scope(), INT)
+            if isinstance(d.default, ast.Num) and not d.low <= d.default.value <= d.high:
+                self.error(f"default {d.default.value} is outside {d.low}..{d.high}", d.default.span)
+        elif d.type == "bool":
+            self.expect(d.default, Scope(), BOOL)
+        else:
+            if not (isinstance(d.default, ast.Ref) and d.default.name.key in {o.key for o in d.options}):
+                self.error("the default must be one of the options: "
+                           + ", ".join(o.text for o in d.options), d.default.span)
+            seen = set()
+            for o in d.options:
+                if o.key in seen:
+                    self.error(f"option '{o.text}' is listed twice", o.span)
+                seen.add(o.key)
+
+    # -------------------------------------------------------------- abilities
+
+    def _ability(self, d: ast.AbilityDecl) -> Ability:
+        what = "card" if d.is_card else "ability"
+        by = [c for c in d.clauses if c.keyword == "by"]
+        actor = by[0].actor if by else None
+        if not by and not d.is_card:
+            self.error(f"{what} '{d.name.text}' does not say who uses it", d.name.span,
+                       "add `by ROLE`, `by team NAME`, `by moderator` or `by holder of ITEM`")
+        for extra in by[1:]:
+            self.error(f"{what} '{d.name.text}' has more than one `by`", extra.span)
+        if actor is not None:
+            self._actor(actor, d.is_card)
+        for_team = None
+        for c in d.clauses:
+            if c.keyword == "for_team":
+                sym = self.lookup(c.team, ("team",), "team")
+                for_team = sym.key if sym else None
+        phases = tuple(p for c in d.clauses if c.keyword == "at" for p in c.phases)
+        triggers = tuple(c.trigger for c in d.clauses if c.keyword == "on")
+        if not phases and not triggers and not d.is_card:
+            self.error(f"{what} '{d.name.text}' does not say when it is used", d.name.span,
+                       "add `at night`, `at day before vote`, or a trigger such as `on leave by vote next night`")
+        for p in phases:
+            self._phase_ref(p)
+        for t in triggers:
+            self._trigger(t)
+
+        scope = Scope().child(actor=(PLAYER, None))
+        target_clauses = [c for c in d.clauses if c.keyword in ("target", "targets")]
+        for extra in target_clauses[1:]:
+            self.error(f"{what} '{d.name.text}' has more than one target clause", extra.span)
+        target_count = target_filter = None
+        if target_clauses:
+            tc = target_clauses[0]
+            target_count = tc.count
+            self.expect(tc.count, scope, INT)
+            if isinstance(tc.count, ast.Num) and tc.count.value < 1:
+                self.error("the number of targets must be at least 1", tc.count.span)
+            scope = scope.child(target=(PLAYER, None), targets=(PLAYERS, None))
+            target_filter = tc.filter
+        choices = []
+        for c in d.clauses:
+            if c.keyword == "choose":
+                ch = c.choice
+                typ = {"role": ROLE, "side": SIDE, "player": PLAYER, "variant": VARIANT,
+                       "option": OPTION}[ch.kind]
+                if ch.kind == "variant":
+                    self.lookup(ch.names[0], ("item",), "item")
+                if ch.kind == "option":
+                    for n in ch.names:
+                        self.spaces.setdefault("option", {}).setdefault(
+                            n.key, Symbol("option", n.key, n.span, OPTION))
+                if ch.binds.key in scope.names:
+                    self.error(f"'{ch.binds.text}' is already a name in this ability", ch.binds.span)
+                scope = scope.child(**{ch.binds.key: (typ, ch.binds.span)})
+                choices.append(ch)
+        if target_filter is not None:
+            self.expect(target_filter, scope, BOOL)
+
+        limits = []
+        for c in d.clauses:
+            if c.keyword == "limit":
+                self._limit(c.limit, limits, d)
+                limits.append(c.limit)
+        conditions = []
+        for c in d.clauses:
+            if c.keyword == "when":
+                self.expect(c.cond, scope, BOOL)
+                conditions.append(c.cond)
+        effects = tuple(e for c in d.clauses if c.keyword == "effect" for e in c.effects)
+        if not effects:
+            self.error(f"{what} '{d.name.text}' has no effect", d.name.span,
+                       "add `effect ...`, for example `effect kill shot`")
+        for e in effects:
+            self._effect(e, scope)
+        optional = any(c.keyword == "optional" for c in d.clauses)
+        if optional and any(c.keyword == "mandatory" for c in d.clauses):
+            self.error(f"{what} '{d.name.text}' is both optional and mandatory", d.name.span)
+        clause_cites = tuple(r for c in d.clauses for r in c.cites)
+        return Ability(d.name.key, d.name.text, d.label, d.is_card, actor, for_team, phases,
+                       triggers, target_count, target_filter, tuple(choices), tuple(limits),
+                       tuple(conditions), effects, optional, clause_cites, d.cites, d.span)
+
+    def _actor(self, actor: ast.Actor, is_card: bool) -> None:
+        if actor.kind == "role":
+            self.lookup(actor.name, ("role",), "role")
+        elif actor.kind == "team":
+            self.lookup(actor.name, ("team",), "team")
+        elif actor.kind == "holder":
+            self.lookup(actor.name, ("item",), "item")
+        elif actor.kind == "drawer" and not is_card:
+            self.error("only a card is used by its drawer", actor.span)
+
+    def _phase_ref(self, p: ast.PhaseRef) -> None:
+        self._phase_name(p.phase)
+        if p.exact is not None and p.exact < 0:
+            self.error("phase numbers start at 0", p.span)
+        if p.moment and p.phase.key not in ("day", "intro_day", "blind_day"):
+            self.error(f"`{p.moment} vote` only makes sense for a day", p.span)
+
+    def _trigger(self, t: ast.Trigger) -> None:
+        events = ("leave", "kill", "voted", "drawn", "revived", "targeted")
+        if t.event.key not in events:
+            self.error(f"unknown trigger '{t.event.text}'", t.event.span,
+                       "triggers are: " + ", ".join(events))
+        for n in t.by:
+            self.lookup(n, ("kind", "ability", "role"), "kind of exit, ability or role")
+        if t.timing_phase is not None:
+            self._phase_name(t.timing_phase)
+
+    def _limit(self, limit: ast.Limit, earlier, d) -> None:
+        if limit.kind == "no_repeat":
+            if any(l.kind == "no_repeat" for l in earlier):
+                self.error("`limit no repeat` is given twice", limit.span)
+            return
+        if limit.count < 1:
+            self.error(f"a limit of {limit.count} means the ability can never be used",
+                       limit.span, "remove the ability instead, or give a limit of at least 1")
+        if limit.per.key not in PERIODS:
+            self.error(f"unknown period '{limit.per.text}'", limit.per.span,
+                       "use one of: " + ", ".join(PERIODS))
+        for other in earlier:
+            if other.kind == "count" and other.per.key == limit.per.key and other.on_self == limit.on_self:
+                self.error(f"a second limit per {limit.per.text}"
+                           + (" on self" if limit.on_self else ""), limit.span)
+            if (other.kind == "count" and other.per.key == limit.per.key
+                    and other.on_self != limit.on_self):
+                whole, on_self = (other, limit) if limit.on_self else (limit, other)
+                if on_self.count > whole.count:
+                    self.error(f"the limit on self ({on_self.count} per {on_self.per.text}) is "
+                               f"larger than the limit on all uses ({whole.count})", on_self.span)
+
+    # -------------------------------------------------------------- effects
+
+    def _effect(self, e, scope: Scope) -> None:
+        if isinstance(e, ast.IfEffect):
+            self.expect(e.cond, scope, BOOL)
+            for x in e.then + e.otherwise:
+                self._effect(x, scope)
+            return
+        if isinstance(e, ast.AfterEffect):
+            if e.count < 1:
+                self.error("`after` needs a count of at least 1", e.span)
+            if e.unit.key not in ("night", "day", "round"):
+                self.error(f"`after` counts nights, days or rounds, not '{e.unit.text}'", e.unit.span)
+            for x in e.body:
+                self._effect(x, scope)
+            return
+        v = e.verb
+        if v in ("kill", "leave"):
+            self.lookup(e.name, ("kind",), "kind of exit")
+        elif v == "save":
+            for n in e.names:
+                if n.key != "any":
+                    self.lookup(n, ("kind",), "kind of exit")
+        elif v == "protect":
+            for n in e.names:
+                if n.key not in PROTECTABLE:
+                    self.lookup(n, ("kind",), "kind of exit or effect (block, inquire, convert)")
+        elif v == "convert":
+            self.lookup(e.name, ("role",), "role")
+        elif v in ("give", "lose"):
+            sym = self.lookup(e.name, ("item",), "item")
+            if sym and e.names:
+                variants = {var.key for var, _ in sym.node.variants}
+                if e.names[0].key not in variants:
+                    self.error(f"item '{e.name.text}' has no variant '{e.names[0].text}'",
+                               e.names[0].span)
+        elif v in ("mark", "unmark"):
+            sym = self.lookup(e.name, ("memory",), "memory")
+            if sym and sym.type not in (PLAYER, PLAYERS):
+                self.error(f"memory '{e.name.text}' does not hold players", e.name.span)
+        elif v == "consume":
+            if e.name.key not in self.counters:
+                self.error(f"unknown counter '{e.name.text}'", e.name.span,
+                           self._suggest(e.name.key, self.counters) or
+                           "declare it in a role: `counter NAME = 1`")
+        elif v == "set":
+            if e.name.key in self.counters:
+                self.expect(e.value, scope, INT)
+            else:
+                sym = self.lookup(e.name, ("memory",), "counter or memory")
+                if sym:
+                    self.expect(e.value, scope, sym.type)
+        elif v == "learn":
+            self.infer(e.value, scope)
+        elif v == "cancel":
+            self.lookup(e.name, ("ability",), "ability")
+        elif v == "win":
+            self.lookup(e.name, ("side",), "side")
+        if e.on is not None:
+            typ = self.infer(e.on, scope)
+            if typ not in (PLAYER, PLAYERS, ANY, None):
+                self.error(f"`on` needs a player or a set of players, not a {typ}", e.on.span)
+
+    # -------------------------------------------------------------- rules and the day
+
+    def _rule(self, d: ast.RuleDecl) -> None:
+        scope = Scope()
+        for v in d.variables:
+            if v.key in scope.names:
+                self.error(f"variable '{v.text}' is bound twice", v.span)
+            scope = scope.child(**{v.key: (PLAYER, v.span)})
+        self.expect(d.cond, scope, BOOL)
+        for u in d.unless:
+            self.expect(u, scope, BOOL)
+        for e in d.then:
+            self._effect(e, scope)
+        for n in d.overrides:
+            if n.key == d.name.key:
+                self.error("a rule cannot override itself", n.span)
+            else:
+                self.lookup(n, ("ability", "rule"), "ability or rule")
+        for n in d.under:
+            self.lookup(n, ("assumption",), "assumption")
+        for p in d.at:
+            self._phase_ref(p)
+
+    def _day(self, d: ast.DayDecl) -> Day:
+        vote = quorum = tie = exit_mode = None
+        exits = 1
+        candidates = []
+        seen = {}
+        for c in d.clauses:
+            if c.keyword in seen and c.keyword not in ("candidates", "note"):
+                self.error(f"`{c.keyword}` is given twice in the day", c.span)
+            seen[c.keyword] = c
+            if c.keyword == "vote":
+                vote = c.strings[0]
+                quorum = c.value
+                if quorum is not None:
+                    self.expect(quorum, Scope(), INT)
+            elif c.keyword == "tie":
+                tie = c.names[0].key
+                if tie not in TIE_RULES:
+                    self.error(f"unknown tie rule '{c.names[0].text}'", c.names[0].span,
+                               "tie rules are: " + ", ".join(TIE_RULES))
+            elif c.keyword == "exits":
+                exits = c.number
+                if exits < 1:
+                    self.error("a day allows at least 1 exit; to forbid exits, leave out `vote`",
+                               c.span)
+            elif c.keyword == "exit_mode":
+                exit_mode = c.strings[0]
+            elif c.keyword == "candidates":
+                self.expect(c.value, Scope().child(candidate=(PLAYER, None)), BOOL)
+                candidates.append((c.number, c.value))
+        clause_cites = tuple(r for c in d.clauses for r in c.cites)
+        return Day(d.label, vote, quorum, tie, exits, exit_mode, tuple(candidates),
+                   clause_cites, d.cites, d.span)
+
+    # -------------------------------------------------------------- expressions
+
+    def expect(self, expr, scope: Scope, want: str) -> None:
+        if self._contextual(expr, scope, want):
+            return
+        got = self.infer(expr, scope)
+        if got is None or want == ANY or got == ANY:
+            return
+        if got != want and not (want in GROUP and got in GROUP):
+            self.error(f"expected a {want} here, but this is a {got}", expr.span)
+
+    def _contextual(self, expr, scope: Scope, want: str) -> bool:
+        """Where one type is wanted, a bare name is first looked up among things of that
+        type, so an item and a kind may share a name (`gun`) without being ambiguous."""
+        if not isinstance(expr, ast.Ref) or expr.name.key in scope.names:
+            return False
+        spaces = {SIDE: ("side", "role"), ROLE: ("role",), KIND: ("kind",), ITEM: ("item",),
+                  VARIANT: ("variant",), OPTION: ("option",)}.get(want, ())
+        found = [s for s in spaces if expr.name.key in self.spaces.get(s, {})]
+        if len(found) > 1:
+            self.lookup(expr.name, tuple(found), want)
+        return bool(found)
+
+    def infer(self, e, scope: Scope) -> str | None:
+        """The type of an expression, reporting what does not fit; None after an error."""
+        if isinstance(e, ast.Num):
+            return INT
+        if isinstance(e, ast.Str):
+            return STRING
+        if isinstance(e, ast.Bool):
+            return BOOL
+        if isinstance(e, ast.Ref):
+            key = e.name.key
+            if key in scope.names:
+                return scope.names[key][0]
+            found = [s for s in VALUE_SPACES if key in self.spaces.get(s, {})]
+            if not found and key in BUILTIN_VALUES:
+                return BUILTIN_VALUES[key]
+            sym = self.lookup(e.name, VALUE_SPACES, "name")
+            return sym.type if sym else None
+        if isinstance(e, ast.Attr):
+            obj = self.infer(e.obj, scope)
+            if obj is None:
+                return None
+            if obj not in (PLAYER, ANY):
+                self.error(f"only a player has attributes; this is a {obj}", e.obj.span)
+                return None
+            key = e.attr.key
+            if key in PLAYER_ATTRIBUTES:
+                return PLAYER_ATTRIBUTES[key]
+            if key in self.counters:
+                return INT
+            self.error(f"unknown attribute '{e.attr.text}'", e.attr.span,
+                       self._suggest(key, list(PLAYER_ATTRIBUTES) + list(self.counters)))
+            return None
+        if isinstance(e, ast.Call):
+            return self._call(e, scope)
+        if isinstance(e, ast.Not):
+            self.expect(e.operand, scope, BOOL)
+            return BOOL
+        if isinstance(e, ast.BinOp):
+            want = BOOL if e.op in ("and", "or") else INT
+            self.expect(e.left, scope, want)
+            self.expect(e.right, scope, want)
+            return want
+        if isinstance(e, ast.Compare):
+            left = self.infer(e.left, scope)
+            if e.op in ("==", "!=") and left not in (None, ANY) and self._contextual(e.right, scope, left):
+                return BOOL
+            right = self.infer(e.right, scope)
+            if e.op in ("in", "not in"):
+                if right not in (PLAYERS, ANY, None) and not isinstance(e.right, ast.SetLit):
+                    self.error(f"`{e.op}` needs a set on its right, not a {right}", e.right.span)
+            elif e.op in ("<", "<=", ">", ">="):
+                for side, typ in ((e.left, left), (e.right, right)):
+                    if typ not in (INT, ANY, None):
+                        self.error(f"`{e.op}` compares numbers, not a {typ}", side.span)
+            elif None not in (left, right) and ANY not in (left, right) and left != right \
+                    and not (left in GROUP and right in GROUP):
+                self.error(f"comparing a {left} with a {right} is always "
+                           + ("false" if e.op == "==" else "true"), e.span)
+            return BOOL
+        if isinstance(e, ast.SetLit):
+            types = {self.infer(i, scope) for i in e.items} - {None}
+            if types <= {PLAYER, PLAYERS}:
+                return PLAYERS
+            return types.pop() if len(types) == 1 else ANY
+        if isinstance(e, ast.Count):
+            inner = scope.child(**{e.var.key: (PLAYER, e.var.span)})
+            self.expect(e.cond, inner, BOOL)
+            return INT
+        if isinstance(e, ast.ByTable):
+            self.expect(e.subject, scope, INT)
+            result = None
+            ranges = []
+            for case in e.cases:
+                if case.low is not None:
+                    if case.low > case.high:
+                        self.error(f"empty range {case.low}..{case.high}", case.span)
+                    for lo, hi, span in ranges:
+                        if case.low <= hi and lo <= case.high:
+                            self.error(f"range {case.low}..{case.high} overlaps "
+                                       f"{lo}..{hi} (line {span.line if span else '?'})", case.span)
+                    ranges.append((case.low, case.high, case.span))
+                result = self._same(result, self.infer(case.value, scope), case.value)
+            return result
+        if isinstance(e, ast.Cases):
+            result = None
+            for arm in e.arms:
+                if arm.cond is not None:
+                    self.expect(arm.cond, scope, BOOL)
+                result = self._same(result, self.infer(arm.value, scope), arm.value)
+            return result
+        raise TypeError(f"unknown expression node {type(e).__name__}")
+
+    def _same(self, so_far, typ, expr):
+        if so_far is None or typ is None or so_far == typ or ANY in (so_far, typ):
+            return so_far or typ
+        self.error(f"this arm is a {typ}, but the earlier arms are {so_far}s", expr.span)
+        return so_far
+
+    def _call(self, e: ast.Call, scope: Scope) -> str | None:
+        key = e.func.key
+        if key not in FUNCTIONS:
+            self.error(f"unknown function '{e.func.text}'", e.func.span,
+                       self._suggest(key, FUNCTIONS) or "functions are: " + ", ".join(sorted(FUNCTIONS)))
+            for a in e.args:
+                self.infer(a, scope)
+            return None
+        params, result = FUNCTIONS[key]
+        if len(e.args) != len(params):
+            self.error(f"'{e.func.text}' takes {len(params)} argument"
+                       f"{'s' if len(params) != 1 else ''}, not {len(e.args)}", e.span)
+            return result
+        for arg, want in zip(e.args, params):
+            if want == ABILITY:
+                if isinstance(arg, ast.Ref):
+                    self.lookup(arg.name, ("ability",), "ability")
+                else:
+                    self.error("expected the name of an ability", arg.span)
+            elif want == KIND and isinstance(arg, ast.Ref) and arg.name.key == "any":
+                continue
+            else:
+                self.expect(arg, scope, want)
+        return result
+
+
+def resolve(spec: ast.Spec) -> Scenario:
+    """Resolve and validate a spec; raise SpecError with every problem found."""
+    return Resolver(spec).run()
