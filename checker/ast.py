@@ -194,6 +194,7 @@ class Actor:
     kind: str  # role, team, moderator, holder, drawer
     name: Name | None
     span: Span = spanned()
+    roles: tuple[Name, ...] = ()  # `by nato, godfather`: every role that may use it
 
 
 @dataclass(frozen=True)

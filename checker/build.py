@@ -304,7 +304,8 @@ class _Builder(Transformer):
         return ast.Actor("drawer", None, self._span(meta))
 
     def actor_role(self, meta, children):
-        return ast.Actor("role", children[0], self._span(meta))
+        names = children[0].names
+        return ast.Actor("role", names[0], self._span(meta), names)
 
     def for_team_field(self, meta, children):
         return self._aclause(meta, children, "for_team", team=children[0])
@@ -509,6 +510,10 @@ class _Builder(Transformer):
 
     def effect_win(self, meta, children):
         return self._effect(meta, children, "win", name=children[0])
+
+    def effect_unspecified(self, meta, children):
+        return self._effect(meta, children, "unspecified",
+                            value=ast.Str(children[0].text, self._span(meta)))
 
     def effect_nothing(self, meta, children):
         return self._effect(meta, children, "nothing")

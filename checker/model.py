@@ -191,6 +191,7 @@ class Scenario:
     wakes: tuple[ast.WakeDecl, ...]
     resolves: tuple[ast.ResolveDecl, ...]
     prechecks: tuple[ast.PrecheckDecl, ...]
+    cites: tuple[ast.RuleRef, ...] = ()  # every rule id cited anywhere, in order
     span: Span = field(default=None, compare=False, hash=False, repr=False)
 
     @property
@@ -211,18 +212,4 @@ class Scenario:
 
     def cited_ids(self) -> list[str]:
         """Every rule id the spec cites, in order of first appearance."""
-        seen: dict[str, None] = {}
-        for ref in _walk_cites(self):
-            seen.setdefault(ref.id, None)
-        return list(seen)
-
-
-def _walk_cites(value):
-    if isinstance(value, ast.RuleRef):
-        yield value
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _walk_cites(item)
-    elif hasattr(value, "__dataclass_fields__"):
-        for name in value.__dataclass_fields__:
-            yield from _walk_cites(getattr(value, name))
+        return list(dict.fromkeys(ref.id for ref in self.cites))

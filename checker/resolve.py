@@ -67,6 +67,10 @@ EFFECT_STEP_NAMES = ("kill", "save", "protect", "block", "inquire", "convert", "
 PROTECTABLE = ("block", "inquire", "convert", "kill", "any")
 
 
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
 @dataclass
 class Symbol:
     space: str
@@ -121,13 +125,13 @@ class Resolver:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            kinds = " and ".join(f"a {f.space} (line {f.span.line if f.span else '?'})" for f in found)
+            kinds = " and ".join(f"{_a(f.space)} (line {f.span.line if f.span else '?'})" for f in found)
             self.error(f"'{name.text}' is ambiguous here: it is {kinds}", name.span,
                        "rename one of them")
             return None
         elsewhere = [s for s in self.spaces if name.key in self.spaces[s] and s not in spaces]
         if elsewhere:
-            self.error(f"'{name.text}' is a {elsewhere[0]}, but {what} is expected here",
+            self.error(f"'{name.text}' is {_a(elsewhere[0])}, but {_a(what)} is expected here",
                        name.span)
             return None
         pool = {k for s in spaces for k in self.spaces.get(s, {})}
@@ -205,7 +209,7 @@ class Resolver:
             items=tuple(get(ast.ItemDecl)), kinds=tuple(get(ast.KindDecl)),
             memories=tuple(get(ast.MemoryDecl)), wakes=tuple(get(ast.WakeDecl)),
             resolves=tuple(get(ast.ResolveDecl)), prechecks=tuple(get(ast.PrecheckDecl)),
-            span=head.span)
+            cites=tuple(_walk_cites(self.spec.decls)), span=head.span)
 
     def _declare_all(self, decls) -> None:
         for d in decls:
@@ -540,7 +544,8 @@ class Resolver:
 
     def _actor(self, actor: ast.Actor, is_card: bool) -> None:
         if actor.kind == "role":
-            self.lookup(actor.name, ("role",), "role")
+            for name in actor.roles or (actor.name,):
+                self.lookup(name, ("role",), "role")
         elif actor.kind == "team":
             self.lookup(actor.name, ("team",), "team")
         elif actor.kind == "holder":
@@ -561,7 +566,10 @@ class Resolver:
             self.error(f"unknown trigger '{t.event.text}'", t.event.span,
                        "triggers are: " + ", ".join(events))
         for n in t.by:
-            self.lookup(n, ("kind", "ability", "role"), "kind of exit, ability or role")
+            # A kind of exit is the usual meaning (`on leave by vote`); abilities and roles
+            # are looked at only when no kind has the name.
+            if n.key not in self.spaces.get("kind", {}):
+                self.lookup(n, ("ability", "role"), "kind of exit, ability or role")
         if t.timing_phase is not None:
             self._phase_name(t.timing_phase)
 
@@ -648,7 +656,7 @@ class Resolver:
         if e.on is not None:
             typ = self.infer(e.on, scope)
             if typ not in (PLAYER, PLAYERS, ANY, None):
-                self.error(f"`on` needs a player or a set of players, not a {typ}", e.on.span)
+                self.error(f"`on` needs a player or a set of players, not {_a(typ)}", e.on.span)
 
     # -------------------------------------------------------------- rules and the day
 
@@ -715,7 +723,7 @@ class Resolver:
         if got is None or want == ANY or got == ANY:
             return
         if got != want and not (want in GROUP and got in GROUP):
-            self.error(f"expected a {want} here, but this is a {got}", expr.span)
+            self.error(f"expected {_a(want)} here, but this is {_a(got)}", expr.span)
 
     def _contextual(self, expr, scope: Scope, want: str) -> bool:
         """Where one type is wanted, a bare name is first looked up among things of that
@@ -751,7 +759,7 @@ class Resolver:
             if obj is None:
                 return None
             if obj not in (PLAYER, ANY):
-                self.error(f"only a player has attributes; this is a {obj}", e.obj.span)
+                self.error(f"only a player has attributes; this is {_a(obj)}", e.obj.span)
                 return None
             key = e.attr.key
             if key in PLAYER_ATTRIBUTES:
@@ -778,14 +786,14 @@ class Resolver:
             right = self.infer(e.right, scope)
             if e.op in ("in", "not in"):
                 if right not in (PLAYERS, ANY, None) and not isinstance(e.right, ast.SetLit):
-                    self.error(f"`{e.op}` needs a set on its right, not a {right}", e.right.span)
+                    self.error(f"`{e.op}` needs a set on its right, not {_a(right)}", e.right.span)
             elif e.op in ("<", "<=", ">", ">="):
                 for side, typ in ((e.left, left), (e.right, right)):
                     if typ not in (INT, ANY, None):
-                        self.error(f"`{e.op}` compares numbers, not a {typ}", side.span)
+                        self.error(f"`{e.op}` compares numbers, not {_a(typ)}", side.span)
             elif None not in (left, right) and ANY not in (left, right) and left != right \
                     and not (left in GROUP and right in GROUP):
-                self.error(f"comparing a {left} with a {right} is always "
+                self.error(f"comparing {_a(left)} with {_a(right)} is always "
                            + ("false" if e.op == "==" else "true"), e.span)
             return BOOL
         if isinstance(e, ast.SetLit):
@@ -824,7 +832,7 @@ class Resolver:
     def _same(self, so_far, typ, expr):
         if so_far is None or typ is None or so_far == typ or ANY in (so_far, typ):
             return so_far or typ
-        self.error(f"this arm is a {typ}, but the earlier arms are {so_far}s", expr.span)
+        self.error(f"this arm is {_a(typ)}, but the earlier arms are not", expr.span)
         return so_far
 
     def _call(self, e: ast.Call, scope: Scope) -> str | None:
@@ -846,11 +854,23 @@ class Resolver:
                     self.lookup(arg.name, ("ability",), "ability")
                 else:
                     self.error("expected the name of an ability", arg.span)
-            elif want == KIND and isinstance(arg, ast.Ref) and arg.name.key == "any":
-                continue
+            elif want == KIND and isinstance(arg, ast.Ref) and arg.name.key in PROTECTABLE:
+                continue  # `protect(p, block)`: protection from an effect, not from a kind
             else:
                 self.expect(arg, scope, want)
         return result
+
+
+def _walk_cites(value):
+    """Every rule id cited anywhere in the declarations, in the order written."""
+    if isinstance(value, ast.RuleRef):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _walk_cites(item)
+    elif hasattr(value, "__dataclass_fields__"):
+        for name in value.__dataclass_fields__:
+            yield from _walk_cites(getattr(value, name))
 
 
 def resolve(spec: ast.Spec) -> Scenario:

@@ -1,0 +1,74 @@
+"""Golden outputs: run `mafiacheck check` on a file and compare with the text kept beside it.
+
+    python tests/golden.py --update     # rewrite every .expected file, then review the diff
+
+Each `X.mafia` under tests/bad/ has `X.expected` beside it: the first line is the exit code,
+the rest the exact text report. Paths are printed relative to the repository root so the
+files do not depend on where the checkout lives.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD = ROOT / "tests" / "bad"
+
+
+def run(args: list[str]) -> tuple[int, str]:
+    from mafiacheck.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        code = main(args, out, err)
+    finally:
+        os.chdir(cwd)
+    return code, out.getvalue() + err.getvalue()
+
+
+def expected_path(case: Path) -> Path:
+    return case.with_suffix(".expected")
+
+
+def render(case: Path) -> str:
+    code, text = run(["check", str(case.relative_to(ROOT))])
+    return f"exit {code}\n{text}"
+
+
+def cases() -> list[Path]:
+    return sorted(BAD.glob("*.mafia"))
+
+
+# Whole-run goldens: the report on the bundled specs, in each format.
+RUNS = {
+    "check_specs.txt": ["check", "specs"],
+    "check_specs.json": ["check", "specs", "--format", "json"],
+}
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def render_run(name: str) -> str:
+    code, text = run(RUNS[name])
+    return f"exit {code}\n{text}"
+
+
+def update() -> None:
+    for case in cases():
+        expected_path(case).write_text(render(case), encoding="utf-8")
+        print(f"wrote {expected_path(case).relative_to(ROOT)}")
+    GOLDEN.mkdir(exist_ok=True)
+    for name in RUNS:
+        (GOLDEN / name).write_text(render_run(name), encoding="utf-8")
+        print(f"wrote tests/golden/{name}")
+
+
+if __name__ == "__main__":
+    if "--update" in sys.argv:
+        update()
+    else:
+        print(__doc__)

@@ -1,0 +1,132 @@
+"""The command line, through the real entry points (the console script and `python -m`)."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GOOD = '''scenario tiny "Tiny" { prefix TI }
+side town "Town" town
+side mafia "Mafia" dark
+role boss "Boss" { side mafia }
+role citizen "Citizen" { side town  plain }
+composition 4 { boss, citizen * 3 }
+ability shot { by boss  at night  target where target.alive  effect kill shot }
+kind shot "Shot"
+phases { start intro_night  cycle day, night }
+day { vote majority }
+win town when alive(mafia) == 0
+win mafia when alive(mafia) >= alive(town)
+'''
+
+
+def run(*args, cwd=ROOT):
+    exe = shutil.which("mafiacheck")
+    cmd = [exe, *args] if exe else [sys.executable, "-m", "mafiacheck", *args]
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, encoding="utf-8")
+
+
+def run_module(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "mafiacheck", *args], cwd=cwd,
+                          capture_output=True, text=True, encoding="utf-8")
+
+
+def write(tmp_path, text, name="s.mafia"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_console_script_is_installed():
+    assert shutil.which("mafiacheck"), "pip install should put `mafiacheck` on PATH"
+
+
+def test_check_bundled_specs_from_another_directory(tmp_path):
+    # The grammar ships inside the package: checking works from any working directory.
+    r = run("check", str(ROOT / "specs"), cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+    assert "gangster" in r.stdout and "گنگستر" in r.stdout
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_python_dash_m_matches_console_script():
+    a = run("check", "specs", "--format", "json")
+    b = run_module("check", "specs", "--format", "json")
+    assert a.returncode == b.returncode and a.stdout == b.stdout
+
+
+def test_clean_spec_exits_zero(tmp_path):
+    r = run("check", write(tmp_path, GOOD))
+    assert r.returncode == 0, r.stdout
+    assert "no findings" in r.stdout
+
+
+def test_setup_error_exits_one_with_located_finding(tmp_path):
+    path = write(tmp_path, GOOD.replace("citizen * 3", "citizen * 2"))
+    r = run("check", path, "--format", "json")
+    assert r.returncode == 1
+    data = json.loads(r.stdout)
+    (finding,) = [f for f in data["files"][0]["findings"] if f["code"] == "MC101"]
+    assert finding["kind"] == "setup" and finding["severity"] == "error"
+    assert finding["span"] == {"line": 6, "column": 13, "end_line": 6, "end_column": 14}
+    assert "3 seats, not 4 players" in finding["message"]
+
+
+def test_syntax_error_exits_two(tmp_path):
+    r = run("check", write(tmp_path, GOOD.replace("side town \"Town\" town", "side town \"Town\"")))
+    assert r.returncode == 2
+    assert "s.mafia:3:1: error: unexpected 'side'" in r.stdout
+
+
+def test_one_bad_file_does_not_hide_the_others(tmp_path):
+    write(tmp_path, GOOD, "a.mafia")
+    write(tmp_path, "scenario", "b.mafia")
+    r = run("check", str(tmp_path), "--format", "json")
+    assert r.returncode == 2
+    files = json.loads(r.stdout)["files"]
+    assert [Path(f["path"]).name for f in files] == ["a.mafia", "b.mafia"]
+    assert files[0]["scenario"] == "tiny" and files[1]["errors"]
+
+
+def test_missing_path_exits_two():
+    r = run("check", "no/such/file.mafia")
+    assert r.returncode == 2 and "no/such/file.mafia: error: no such file or folder" in r.stdout
+
+
+def test_usage_errors_exit_two():
+    assert run().returncode == 2
+    r = run("check")
+    assert r.returncode == 2 and "PATH" in r.stderr
+    r = run("check", "specs", "--format", "xml")
+    assert r.returncode == 2 and "invalid choice" in r.stderr
+    r = run("check", "specs", "--select", "nonsense")
+    assert r.returncode == 2 and "unknown analysis kind 'nonsense'" in r.stderr
+
+
+def test_explain_every_code():
+    from mafiacheck.registry import CODES
+    for code in CODES:
+        r = run("explain", code.lower())
+        assert r.returncode == 0
+        for heading in ("What it means", "Why it matters", "Example", "How to fix"):
+            assert heading in r.stdout
+    r = run("explain", "MC999")
+    assert r.returncode == 2 and "unknown code" in r.stderr
+
+
+def test_output_is_deterministic():
+    assert run("check", "specs", "--format", "json").stdout == run("check", "specs", "--format", "json").stdout
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
+def test_legacy_terminal_encoding_does_not_crash(encoding):
+    env = {"PYTHONIOENCODING": encoding, "PATH": str(Path(sys.executable).parent)}
+    r = subprocess.run([sys.executable, "-m", "mafiacheck", "check", "specs"], cwd=ROOT,
+                       capture_output=True, env=env)
+    assert r.returncode in (0, 1) and b"Traceback" not in r.stderr
+    assert "گنگستر".encode("utf-8") in r.stdout
