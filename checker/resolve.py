@@ -674,6 +674,8 @@ class Resolver:
         for n in d.overrides:
             if n.key == d.name.key:
                 self.error("a rule cannot override itself", n.span)
+            elif n.key == "vote" and "vote" not in self.spaces.get("ability", {}):
+                pass  # the day's vote exit, which every scenario has
             else:
                 self.lookup(n, ("ability", "rule"), "ability or rule")
         for n in d.under:
