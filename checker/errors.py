@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from .source import Span
+from .text import BIDI_MARKS, BIDI_REORDER
+
+# Longest source excerpt shown; longer lines are cut to a window around the caret.
+MAX_SHOWN = 100
 
 
 @dataclass(frozen=True)
@@ -16,19 +21,18 @@ class Diagnostic:
     path: str
     hint: str | None = None
     severity: str = "error"
+    line_text: str | None = None  # the source line, when the file could not be loaded whole
 
     def render(self, line_text: str | None = None) -> str:
         where = str(self.span) if self.span else self.path
         out = [f"{where}: {self.severity}: {self.message}"]
+        line_text = self.line_text if line_text is None else line_text
         if self.span and line_text is not None:
-            shown = _visible(line_text)
+            end = self.span.end_column if self.span.end_line == self.span.line else len(line_text) + 1
+            shown, start, width = excerpt(line_text, self.span.column, end)
             gutter = f"{self.span.line:>4} | "
             out.append(gutter + shown)
-            width = 1
-            if self.span.end_line == self.span.line:
-                width = max(1, self.span.end_column - self.span.column)
-            width = min(width, max(1, len(shown) - self.span.column + 1))
-            out.append(" " * (len(gutter) - 2) + "| " + " " * (self.span.column - 1) + "^" * width)
+            out.append(" " * (len(gutter) - 2) + "| " + " " * start + "^" * width)
         if self.hint:
             out.append(f"  = help: {self.hint}")
         return "\n".join(out)
@@ -42,9 +46,42 @@ class Diagnostic:
         }
 
 
-def _visible(line: str) -> str:
-    # Tabs would misalign the caret; control characters would corrupt the terminal.
-    return "".join(" " if ch == "\t" else ("?" if ord(ch) < 32 else ch) for ch in line)
+def _cell(ch: str) -> str:
+    """How one source character is shown so that the caret line stays aligned."""
+    if ch == "\t":
+        return " "
+    if ch in BIDI_REORDER or ch in BIDI_MARKS:
+        return f"<U+{ord(ch):04X}>"  # shown, never obeyed: the line must not reorder itself
+    if ord(ch) < 32 or ord(ch) == 127:
+        return "?"
+    return ch
+
+
+def _width(text: str) -> int:
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue  # zero-width: joiners, non-joiners, vowel marks
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def excerpt(line: str, column: int, end_column: int) -> tuple[str, int, int]:
+    """(shown line, caret offset in cells, caret width) for 1-based code-point columns."""
+    cells = [_cell(ch) for ch in line]
+    first = max(0, min(column - 1, len(cells)))
+    last = max(first + 1, min(end_column - 1, len(cells)))
+    lo, hi = 0, len(cells)
+    if _width("".join(cells)) > MAX_SHOWN:
+        lo = max(0, first - MAX_SHOWN // 3)
+        hi = min(len(cells), max(last, lo + MAX_SHOWN))
+        hi = min(hi, lo + MAX_SHOWN)
+    prefix = "…" if lo > 0 else ""
+    suffix = "…" if hi < len(cells) else ""
+    shown = prefix + "".join(cells[lo:hi]) + suffix
+    start = _width(prefix) + _width("".join(cells[lo:first]))
+    width = max(1, _width("".join(cells[first:min(last, hi)])))
+    return shown, start, width
 
 
 class SpecError(Exception):

@@ -74,9 +74,15 @@ def decode_source(path: str, data: bytes) -> SourceFile:
     except UnicodeDecodeError as exc:
         good = data[: exc.start].decode("utf-8")
         source = SourceFile(path, good)
-        fail(f"invalid UTF-8 at byte {exc.start}: a spec must be UTF-8 text",
-             source.span_at(len(good), 0))
-    source = SourceFile(path, text.lstrip("\ufeff") if text.startswith("\ufeff") else text)
+        span = source.span_at(len(good), 1)
+        rest = data[exc.start:].split(b"\n", 1)[0].decode("utf-8", errors="replace")
+        raise SpecError([Diagnostic(
+            f"invalid UTF-8 at byte {exc.start}: a spec must be UTF-8 text", span, path,
+            "save the file as UTF-8", line_text=source.line_text(span.line) + rest)])
+    source = SourceFile(path, text[1:] if text.startswith("\ufeff") else text)
+    if not source.text.strip():
+        raise SpecError([Diagnostic("the file is empty", source.span_at(0, 0), path,
+                                    'a spec starts with: scenario NAME "display name" { prefix XX }')])
     _check_bidi(source)
     _check_nesting(source)
     return source
@@ -87,11 +93,12 @@ def _check_bidi(source: SourceFile) -> None:
     for offset, ch, context in bidi_controls(source.text):
         if ch in BIDI_REORDER or context == "code":
             where = {"code": "", "string": " inside a string", "comment": " inside a comment"}[context]
+            span = source.span_at(offset)
             problems.append(Diagnostic(
                 f"bidirectional control character {char_name(ch)}{where}: it can make the "
-                "spec display differently from how it is read", source.span_at(offset),
+                "spec display differently from how it is read", span,
                 source.path, hint="delete the character; names and strings in right-to-left "
-                "scripts display correctly without it"))
+                "scripts display correctly without it", line_text=source.line_text(span.line)))
     if problems:
         raise SpecError(problems)
 
@@ -117,8 +124,9 @@ def _check_nesting(source: SourceFile) -> None:
         elif ch in "({":
             depth += 1
             if depth > MAX_NESTING:
+                span = source.span_at(i)
                 raise SpecError([Diagnostic(
                     f"nesting deeper than {MAX_NESTING} levels of brackets",
-                    source.span_at(i), source.path)])
+                    span, source.path, line_text=source.line_text(span.line))])
         elif ch in ")}":
             depth = max(0, depth - 1)

@@ -144,6 +144,7 @@ class Ability:
     clause_cites: tuple[ast.RuleRef, ...]
     cites: ast.Cites
     span: Span = spanned()
+    name_span: Span = spanned()
 
     @property
     def display(self) -> str:

@@ -18,23 +18,30 @@ from .source import SourceFile, Span
 
 START_RULES = ("start", "expr", "effect_seq", "decl")
 
-# Words for the grammar's named terminals. A test checks that every named terminal of the
-# grammar has an entry, so this table cannot drift from the grammar unnoticed.
+# Words for the grammar's named terminals: the words each stands for. A test checks that
+# every named terminal of the grammar has an entry, so this table cannot drift unnoticed.
 TERMINAL_WORDS = {
-    "NAME": "a name",
-    "INT": "a number",
-    "STRING": 'a quoted string such as "…"',
-    "RULE_ID": "a rule id such as GA-R05",
-    "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
-    "ADD_OP": "'+' or '-'",
-    "SIDE_KIND": "'town', 'dark' or 'independent'",
-    "MOMENT": "'before' or 'after'",
-    "REVEAL_WHAT": "'side' or 'role'",
-    "EXIT_MODE": "'required' or 'optional'",
-    "SEVERITY": "'error' or 'warning'",
-    "COMMENT": "a comment",
-    "$END": "the end of the file",
+    "NAME": ("a name",),
+    "INT": ("a number",),
+    "STRING": ("a quoted string",),
+    "RULE_ID": ("a rule id such as GA-R05",),
+    "COMP_OP": ("'=='", "'!='", "'<'", "'<='", "'>'", "'>='"),
+    "ADD_OP": ("'+'", "'-'"),
+    "SIDE_KIND": ("'town'", "'dark'", "'independent'"),
+    "MOMENT": ("'before'", "'after'"),
+    "REVEAL_WHAT": ("'side'", "'role'"),
+    "EXIT_MODE": ("'required'", "'optional'"),
+    "SEVERITY": ("'error'", "'warning'"),
+    "COMMENT": ("a comment",),
+    "$END": ("the end of the file",),
 }
+# How an unexpected token is named in a message ("unexpected name 'sied'").
+TOKEN_NOUNS = {"NAME": "name", "INT": "number", "STRING": "string", "RULE_ID": "rule id",
+               "COMP_OP": "comparison"}
+# Keywords that open a declaration: when all are expected, say so in one phrase.
+DECLARATION_KEYWORDS = {"scenario", "side", "role", "team", "composition", "phases", "ability",
+                        "card", "rule", "day", "win", "priority", "setting", "assume", "item",
+                        "kind", "memory", "wake", "resolve", "precheck"}
 
 
 def grammar_text() -> str:
@@ -53,40 +60,42 @@ def lark_parser() -> Lark:
     )
 
 
-def describe_terminal(name: str) -> str:
+def describe_terminal(name: str) -> tuple[str, ...]:
     if name in TERMINAL_WORDS:
         return TERMINAL_WORDS[name]
     for term in lark_parser().terminals:
         if term.name == name and isinstance(term.pattern, PatternStr):
-            return f"'{term.pattern.value}'"
-    return name.lower()
+            return (f"'{term.pattern.value}'",)
+    return (name.lower(),)
 
 
 def describe_expected(names) -> str:
-    words = sorted({describe_terminal(n) for n in names})
-    # Keywords first, then the general kinds of token, so the likely fix leads the list.
-    words.sort(key=lambda w: (not w.startswith("'"), w))
-    if not words:
+    words = {w for n in names for w in describe_terminal(n)}
+    keywords = {w.strip("'") for w in words if w[1:2].isalpha()}
+    if DECLARATION_KEYWORDS <= keywords:
+        rest = words - {f"'{k}'" for k in DECLARATION_KEYWORDS}
+        words = rest | {"a declaration (scenario, side, role, team, composition, phases, "
+                        "ability, card, rule, day, win, setting, assume, …)"}
+    # Keywords first, then the kinds of token, then punctuation: the likely fix leads.
+    ordered = sorted(words, key=lambda w: (0 if w[1:2].isalpha() else 2 if w.startswith("'") else 1, w))
+    if not ordered:
         return "nothing more"
-    if len(words) == 1:
-        return words[0]
-    if len(words) > 12:
-        shown = ", ".join(words[:12])
-        return f"one of {shown}, … ({len(words) - 12} more)"
-    return "one of " + ", ".join(words[:-1]) + " or " + words[-1]
+    if len(ordered) == 1:
+        return ordered[0]
+    return "one of " + ", ".join(ordered[:-1]) + " or " + ordered[-1]
 
 
 def describe_token(token: Token) -> str:
     if token.type == "$END":
         return "the end of the file"
-    kind = TERMINAL_WORDS.get(token.type)
     value = str(token)
     if len(value) > 40:
         value = value[:40] + "…"
-    if token.type == "NAME":
-        return f"the name '{value}'"
-    if kind and not kind.startswith("'"):
-        return f"{kind} '{value}'"
+    noun = TOKEN_NOUNS.get(token.type)
+    if token.type == "STRING":
+        return f"string {value}"
+    if noun:
+        return f"{noun} '{value}'"
     return f"'{value}'"
 
 
@@ -98,29 +107,82 @@ def parse(source: SourceFile, start: str = "start") -> Tree:
         raise SpecError([_diagnostic(source, exc)]) from None
 
 
+def _unclosed_brace(text: str, upto: int) -> int | None:
+    """Offset of the innermost `{` still open at `upto`, skipping strings and comments."""
+    stack: list[int] = []
+    in_string = in_comment = escaped = False
+    for i, ch in enumerate(text[:upto]):
+        if in_comment:
+            in_comment = ch != "\n"
+        elif in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch in '"\n':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "#":
+            in_comment = True
+        elif ch == "{":
+            stack.append(i)
+        elif ch == "}" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _brace_hint(source: SourceFile, offset: int, expected) -> str | None:
+    if "RBRACE" not in expected:
+        return None
+    opened = _unclosed_brace(source.text, offset)
+    if opened is None:
+        return None
+    line, column = source.position(opened)
+    return f"the '{{' at line {line}, column {column} is not closed: is a '}}' missing?"
+
+
 def _diagnostic(source: SourceFile, exc: UnexpectedInput) -> Diagnostic:
+    text = source.text
     if isinstance(exc, UnexpectedCharacters):
-        ch = source.text[exc.pos_in_stream]
-        span = source.span_at(exc.pos_in_stream)
+        pos = exc.pos_in_stream
+        ch = text[pos]
+        if ch == '"':
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            span = source.span_at(pos, max(1, end - pos))
+            return Diagnostic(f"this string is not closed before the end of line {span.line}",
+                              span, source.path, 'add the closing "')
+        span = source.span_at(pos)
         shown = ch if ch.isprintable() else f"U+{ord(ch):04X}"
         return Diagnostic(
             f"unexpected character '{shown}': expected {describe_expected(exc.allowed or ())}",
             span, source.path)
-    if isinstance(exc, UnexpectedEOF):
-        end = len(source.text.rstrip())
-        return Diagnostic(
-            f"unexpected end of file: expected {describe_expected(exc.expected)}",
-            source.span_at(end, 0), source.path)
+    if isinstance(exc, (UnexpectedEOF, UnexpectedToken)) and (
+            isinstance(exc, UnexpectedEOF) or exc.token.type == "$END"):
+        expected = exc.expected if isinstance(exc, UnexpectedEOF) else (exc.accepts or exc.expected)
+        end = len(text.rstrip())
+        return Diagnostic(f"unexpected end of file: expected {describe_expected(expected)}",
+                          source.span_at(end, 0), source.path,
+                          _brace_hint(source, len(text), expected))
     if isinstance(exc, UnexpectedToken):
         token = exc.token
         expected = exc.accepts or exc.expected
-        if token.type == "$END":
-            end = len(source.text.rstrip())
-            return Diagnostic(
-                f"unexpected end of file: expected {describe_expected(expected)}",
-                source.span_at(end, 0), source.path)
         span = Span(source.path, token.line, token.column, token.end_line, token.end_column)
+        if "RULE_ID" in expected and token.type in ("NAME", "INT"):
+            start = token.start_pos
+            stop = start
+            while stop < len(text) and (text[stop].isalnum() or text[stop] in "-_"):
+                stop += 1
+            word = text[start:stop]
+            return Diagnostic(f"'{word}' is not a rule id: rule ids look like GA-R05, G2-A01 or NM-P3",
+                              source.span_at(start, stop - start), source.path,
+                              "a rule id is the digest's prefix, a dash, R (rule), A (ambiguity) "
+                              "or P (procedure), and a number")
+        # A declaration keyword where a block's clause was expected usually means the block
+        # above was never closed.
+        hint = _brace_hint(source, token.start_pos, expected) if str(token) in DECLARATION_KEYWORDS else None
         return Diagnostic(
             f"unexpected {describe_token(token)}: expected {describe_expected(expected)}",
-            span, source.path)
+            span, source.path, hint)
     return Diagnostic(f"syntax error: {exc}", None, source.path)

@@ -115,7 +115,12 @@ class Resolver:
         if name.key in table:
             first = table[name.key]
             where = f" at line {first.span.line}" if first.span else ""
-            self.error(f"{space} '{name.text}' is declared twice (first{where})", name.span)
+            hint = None
+            if first.node is not None and getattr(first.node, "name", None) is not None \
+                    and first.node.name.text != name.text:
+                hint = ("Arabic ي/ك and Persian ی/ک, and zero-width non-joiners, count as the "
+                        f"same in names: '{first.node.name.text}' and '{name.text}' are one name")
+            self.error(f"{space} '{name.text}' is declared twice (first{where})", name.span, hint)
             return
         table[name.key] = Symbol(space, name.key, name.span, typ, node)
 
@@ -149,7 +154,9 @@ class Resolver:
 
         scenarios = get(ast.ScenarioDecl)
         if not scenarios:
-            self.error("the spec has no `scenario` declaration", None,
+            first = self.spec.decls[0].span if self.spec.decls else None
+            at = Span(self.path, first.line, first.column, first.line, first.column + 1) if first else None
+            self.error("the spec has no `scenario` declaration", at,
                        'start the file with: scenario NAME "display name" { prefix XX }')
         for extra in scenarios[1:]:
             self.error("a spec holds one scenario; this is a second `scenario` declaration",
@@ -375,8 +382,9 @@ class Resolver:
                 acts_for = ability.for_team or (
                     ability.actor.name.key if ability.actor and ability.actor.kind == "team" else None)
                 if acts_for != team.key:
-                    self.error(f"ability '{ability.text}' is one of team '{team.key}''s options "
-                               f"but is not used by or for that team", ability.span,
+                    self.error(f"ability '{ability.text}' is one of the options of team "
+                               f"'{team.key}' but is not used by or for that team",
+                               ability.name_span,
                                f"add `for team {team.key}` or `by team {team.key}` to it")
         team_keys = {t.key for t in teams}
         for a in abilities:
@@ -384,11 +392,12 @@ class Resolver:
                 team = next(t for t in teams if t.key == a.for_team)
                 if team.options and a.key not in team.options:
                     self.error(f"ability '{a.text}' acts for team '{team.key}' but is not among "
-                               "the team's options", a.span)
+                               "the team's options", a.name_span)
 
     def _composition(self, d: ast.CompositionDecl) -> Composition:
         if d.players < 1 or d.players > MAX_PLAYERS:
-            self.error(f"a composition needs between 1 and {MAX_PLAYERS} players", d.players_span)
+            self.error(f"a composition of {d.players} players: the number must be between 1 "
+                       f"and {MAX_PLAYERS}", d.players_span)
         entries = []
         seen: dict[str, Span | None] = {}
         for e in d.entries:
@@ -540,7 +549,8 @@ class Resolver:
         clause_cites = tuple(r for c in d.clauses for r in c.cites)
         return Ability(d.name.key, d.name.text, d.label, d.is_card, actor, for_team, phases,
                        triggers, target_count, target_filter, tuple(choices), tuple(limits),
-                       tuple(conditions), effects, optional, clause_cites, d.cites, d.span)
+                       tuple(conditions), effects, optional, clause_cites, d.cites, d.span,
+                       d.name.span)
 
     def _actor(self, actor: ast.Actor, is_card: bool) -> None:
         if actor.kind == "role":
@@ -793,10 +803,12 @@ class Resolver:
                 for side, typ in ((e.left, left), (e.right, right)):
                     if typ not in (INT, ANY, None):
                         self.error(f"`{e.op}` compares numbers, not {_a(typ)}", side.span)
-            elif None not in (left, right) and ANY not in (left, right) and left != right \
-                    and not (left in GROUP and right in GROUP):
+            elif None not in (left, right) and ANY not in (left, right) and left != right:
+                hint = None
+                if isinstance(e.left, ast.Attr) and {left, right} == {ROLE, SIDE}:
+                    hint = f"did you mean `.{'side' if right == SIDE else 'role'}`?"
                 self.error(f"comparing {_a(left)} with {_a(right)} is always "
-                           + ("false" if e.op == "==" else "true"), e.span)
+                           + ("false" if e.op == "==" else "true"), e.span, hint)
             return BOOL
         if isinstance(e, ast.SetLit):
             types = {self.infer(i, scope) for i in e.items} - {None}

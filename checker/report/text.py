@@ -46,6 +46,7 @@ def render(results: list[FileResult]) -> str:
     summary = (f"{checked} spec{'s' if checked != 1 else ''} checked, {errors} error"
                f"{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
     if unreadable:
-        summary += f", {unreadable} unreadable"
+        summary += (f"; {unreadable} spec{'s' if unreadable != 1 else ''} rejected "
+                    "(it could not be read, or has syntax or validation errors)")
     lines.append(summary)
     return "\n".join(lines) + "\n"
