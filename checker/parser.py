@@ -6,6 +6,7 @@ One LALR parser with positions and several start rules, so tests can parse a fra
 
 from __future__ import annotations
 
+import difflib
 from functools import lru_cache
 from importlib import resources
 
@@ -182,6 +183,10 @@ def _diagnostic(source: SourceFile, exc: UnexpectedInput) -> Diagnostic:
         # A declaration keyword where a block's clause was expected usually means the block
         # above was never closed.
         hint = _brace_hint(source, token.start_pos, expected) if str(token) in DECLARATION_KEYWORDS else None
+        if hint is None and token.type == "NAME":
+            keywords = [w.strip("'") for n in expected for w in describe_terminal(n) if w[1:2].isalpha()]
+            close = difflib.get_close_matches(str(token), keywords, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else None
         return Diagnostic(
             f"unexpected {describe_token(token)}: expected {describe_expected(expected)}",
             span, source.path, hint)
