@@ -443,3 +443,76 @@ Decl = (ScenarioDecl | SideDecl | RoleDecl | TeamDecl | CompositionDecl | Phases
 class Spec:
     path: str
     decls: tuple[Decl, ...]
+
+
+# ------------------------------------------------------------------ queries
+
+@dataclass(frozen=True)
+class PlayerRef:
+    """`@3` (seat 3), `doctor` (the only doctor), `citizen@2` (the second citizen)."""
+
+    role: Name | None
+    index: int | None
+    span: Span = spanned()
+
+    def __str__(self) -> str:
+        if self.role is None:
+            return f"@{self.index}"
+        return self.role.text + (f"@{self.index}" if self.index is not None else "")
+
+
+@dataclass(frozen=True)
+class StateItem:
+    """One line of a query's `state { … }`: dead, counter, role, side, holds, memory, used, link."""
+
+    verb: str
+    player: PlayerRef | None = None
+    name: Name | None = None
+    other: Name | None = None
+    number: int | None = None
+    players: tuple[PlayerRef, ...] = ()
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Use:
+    """A choice in a phase: an ability used, or the day's vote (`ability` is None)."""
+
+    ability: Name | None
+    by: PlayerRef | None = None
+    on: tuple[PlayerRef, ...] = ()
+    values: tuple[Name, ...] = ()
+    vote: str | None = None  # player, none, tie
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class PhaseChoices:
+    phase: Name
+    number: int | None
+    uses: tuple[Use, ...]
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Expectation:
+    kind: str  # leaves, stays, winner, no_winner, verdict, learns, illegal
+    player: PlayerRef | None = None
+    name: Name | None = None
+    value: str | None = None
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
+class Query:
+    name: Name
+    label: str | None
+    players: tuple[PlayerRef, ...]
+    composition: int | None
+    settings: tuple[tuple[Name, "Expr"], ...]
+    start: tuple[Name, int | None] | None
+    state: tuple[StateItem, ...]
+    phases: tuple[PhaseChoices, ...]
+    expectations: tuple[Expectation, ...]
+    notes: tuple[str, ...]
+    span: Span = spanned()

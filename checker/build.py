@@ -667,6 +667,147 @@ class _Builder(Transformer):
                                 next(c for c in children if _is_expr(c)),
                                 self._cites(children), self._span(meta))
 
+    # -------------------------------------------------------------- queries
+
+    def queries(self, meta, children):
+        return tuple(children)
+
+    def query(self, meta, children):
+        name, label = children[0], self._label(children[1:2])
+        fields = [c for c in children if isinstance(c, _Tagged)]
+        pick = lambda tag: [f.value for f in fields if f.tag == tag]  # noqa: E731
+        players = tuple(p for group in pick("players") for p in group)
+        compositions = pick("composition")
+        starts = pick("from")
+        return ast.Query(name, label, players, compositions[0] if compositions else None,
+                         tuple(pick("setting")), starts[0] if starts else None,
+                         tuple(i for group in pick("state") for i in group),
+                         tuple(pick("phase")), tuple(pick("expect")),
+                         tuple(c.strings[0] for c in children if isinstance(c, ast.Clause)),
+                         self._span(meta))
+
+    def q_players(self, meta, children):
+        return _Tagged("players", tuple(children))
+
+    def q_composition(self, meta, children):
+        return _Tagged("composition", children[0].value)
+
+    def q_setting(self, meta, children):
+        return _Tagged("setting", (children[0], children[1]))
+
+    def q_from(self, meta, children):
+        number = children[1].value if len(children) > 1 and children[1] is not None else None
+        return _Tagged("from", (children[0], number))
+
+    def q_state(self, meta, children):
+        return _Tagged("state", tuple(children))
+
+    def q_phase(self, meta, children):
+        number = self._one(children, _Int)
+        uses = tuple(c for c in children if isinstance(c, ast.Use))
+        return _Tagged("phase", ast.PhaseChoices(children[0], number.value if number else None,
+                                                 uses, self._span(meta)))
+
+    def q_expect(self, meta, children):
+        return _Tagged("expect", children[0])
+
+    def player_ref(self, meta, children):
+        index = self._one(children, _Int)
+        return ast.PlayerRef(children[0], index.value if index else None, self._span(meta))
+
+    def seat_ref(self, meta, children):
+        return ast.PlayerRef(None, children[0].value, self._span(meta))
+
+    def _state(self, meta, verb, **fields):
+        return ast.StateItem(verb, span=self._span(meta), **fields)
+
+    def st_dead(self, meta, children):
+        kind = self._pick(children, ast.Name)
+        return self._state(meta, "dead", player=children[0], name=kind[0] if kind else None)
+
+    def st_counter(self, meta, children):
+        return self._state(meta, "counter", player=children[0], name=children[1],
+                           number=children[2].value)
+
+    def st_role(self, meta, children):
+        return self._state(meta, "role", player=children[0], name=children[1])
+
+    def st_side(self, meta, children):
+        return self._state(meta, "side", player=children[0], name=children[1])
+
+    def st_holds(self, meta, children):
+        return self._state(meta, "holds", player=children[0], name=children[1], other=children[2])
+
+    def st_memory(self, meta, children):
+        value = children[1]
+        if isinstance(value, _Int):
+            return self._state(meta, "memory", name=children[0], number=value.value)
+        return self._state(meta, "memory", name=children[0], players=value.value)
+
+    def memory_value(self, meta, children):
+        return _Tagged("players", tuple(c for c in children if c is not None))
+
+    def memory_one(self, meta, children):
+        return _Tagged("player", (children[0],))
+
+    def memory_int(self, meta, children):
+        return children[0]
+
+    def st_used(self, meta, children):
+        return self._state(meta, "used", name=children[0], player=children[1],
+                           number=children[2].value)
+
+    def st_link(self, meta, children):
+        return self._state(meta, "link", player=children[0], players=(children[1],))
+
+    def c_vote(self, meta, children):
+        return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta))
+
+    def c_vote_none(self, meta, children):
+        return ast.Use(None, vote="none", span=self._span(meta))
+
+    def c_vote_tie(self, meta, children):
+        return ast.Use(None, on=tuple(children), vote="tie", span=self._span(meta))
+
+    def c_use(self, meta, children):
+        tags = {c.tag: c.value for c in children[1:] if isinstance(c, _Tagged)}
+        return ast.Use(children[0], tags.get("by"), tags.get("on", ()), tags.get("as", ()),
+                       span=self._span(meta))
+
+    def use_by(self, meta, children):
+        return _Tagged("by", children[0])
+
+    def use_on(self, meta, children):
+        return _Tagged("on", tuple(children))
+
+    def use_as(self, meta, children):
+        return _Tagged("as", tuple(children))
+
+    def _expect(self, meta, kind, **fields):
+        return ast.Expectation(kind, span=self._span(meta), **fields)
+
+    def e_leaves(self, meta, children):
+        kind = self._pick(children, ast.Name)
+        return self._expect(meta, "leaves", player=children[0], name=kind[0] if kind else None)
+
+    def e_stays(self, meta, children):
+        return self._expect(meta, "stays", player=children[0])
+
+    def e_winner(self, meta, children):
+        return self._expect(meta, "winner", name=children[0])
+
+    def e_no_winner(self, meta, children):
+        return self._expect(meta, "no_winner")
+
+    def e_verdict(self, meta, children):
+        return self._expect(meta, "verdict", value=children[0].key)
+
+    def e_learns(self, meta, children):
+        return self._expect(meta, "learns", player=children[0], value=children[1])
+
+    def e_illegal(self, meta, children):
+        return self._expect(meta, "illegal")
+
     # -------------------------------------------------------------- expressions
 
     def not_op(self, meta, children):
@@ -770,6 +911,6 @@ def build(tree: Tree, source: SourceFile):
     result = builder.transform(tree)
     if builder.diagnostics:
         raise SpecError(builder.diagnostics)
-    if isinstance(result, tuple) and tree.data == "start":
+    if tree.data == "start":
         return ast.Spec(source.path, result)
     return result

@@ -23,7 +23,10 @@ class EvalError(Exception):
 
 @dataclass
 class State:
-    """What an expression can see: seats, who is alive, counters, memories, settings."""
+    """The whole state of a game between two phases. Seats are numbered from 0.
+
+    Plain and mutable; the interpreter copies it (`clone`) before each branch.
+    """
 
     roles: list[str]  # seat -> role key
     sides: list[str | None]  # seat -> side key (None while a side is unchosen)
@@ -33,7 +36,41 @@ class State:
     memories: dict[str, object] = field(default_factory=dict)
     settings: dict[str, object] = field(default_factory=dict)
     round: int = 0
-    events: frozenset = frozenset()  # tuples such as ("kill", seat, kind)
+    events: frozenset = frozenset()  # this phase's events: ("kill", seat, kind), ("voted", seat)…
+    items: dict = field(default_factory=dict)  # (item, seat) -> variant
+    uses: dict = field(default_factory=dict)  # (ability, seat) -> uses so far in the game
+    self_uses: dict = field(default_factory=dict)  # (ability, seat) -> uses on oneself
+    last_targets: dict = field(default_factory=dict)  # (ability, seat) -> (phase index, targets)
+    pending: tuple = ()  # (ability, seat, phase kind): triggered uses due in a later phase
+    delayed: tuple = ()  # (phase index due, effects, env): `after N night:` effects
+    links: dict = field(default_factory=dict)  # seat -> linked seat (`link`)
+    revealed: frozenset = frozenset()  # seats whose role or side has been revealed
+    phase_index: int = -1  # index of the last phase played (-1: before the game)
+
+    def clone(self) -> "State":
+        return State(
+            roles=list(self.roles), sides=list(self.sides), alive=list(self.alive),
+            left_by=list(self.left_by), counters=[dict(c) for c in self.counters],
+            memories=dict(self.memories), settings=dict(self.settings), round=self.round,
+            events=self.events, items=dict(self.items), uses=dict(self.uses),
+            self_uses=dict(self.self_uses), last_targets=dict(self.last_targets),
+            pending=self.pending, delayed=self.delayed, links=dict(self.links),
+            revealed=self.revealed, phase_index=self.phase_index)
+
+    def key(self) -> tuple:
+        """A hashable summary, to tell apart outcomes that differ in anything that matters."""
+        return (tuple(self.roles), tuple(self.sides), tuple(self.alive), tuple(self.left_by),
+                tuple(tuple(sorted(c.items())) for c in self.counters),
+                tuple(sorted((k, _freeze(v)) for k, v in self.memories.items())),
+                tuple(sorted(self.items.items())), tuple(sorted(self.uses.items())),
+                tuple(sorted(self.self_uses.items())), self.pending,
+                tuple(sorted(self.links.items())), tuple(sorted(self.revealed)))
+
+
+def _freeze(value):
+    if isinstance(value, (set, frozenset)):
+        return tuple(sorted(value))
+    return value
 
 
 def initial_state(scenario: Scenario, seats: tuple[str, ...], settings: dict | None = None) -> State:
@@ -117,8 +154,10 @@ class Evaluator:
                 return self.scenario.role_by_key[s.roles[seat]].plain
             if attr == "left_by":
                 return s.left_by[seat]
-            if attr in ("revealed", "blocked"):
-                return (attr, seat) in s.events
+            if attr == "revealed":
+                return seat in s.revealed
+            if attr == "blocked":
+                return ("blocked", seat) in s.events
             return s.counters[seat].get(attr, 0)
         if isinstance(e, ast.Not):
             return not self.value(e.operand, env)
@@ -174,12 +213,16 @@ class Evaluator:
         if name == "size":
             return len(args[0])
         if name == "holds":
-            return (args[1], args[0]) in s.memories.get("_items", {})
+            return (args[1], args[0]) in s.items
         if name == "item_variant":
-            return s.memories.get("_items", {}).get((args[1], args[0]))
+            return s.items.get((args[1], args[0]))
         if name == "setting":
             return s.settings.get(args[0])
         if name == "uses":
-            return s.memories.get("_uses", {}).get(args[0], 0)
+            return sum(n for (a, _), n in s.uses.items() if a == args[0])
+        if name == "linked":
+            return s.links.get(args[0])
+        if name == "leaves":
+            return ("left", args[0]) in s.events
         # Event predicates: true when the phase being resolved produced that event.
         return (name, *args) in s.events

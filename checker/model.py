@@ -145,10 +145,19 @@ class Ability:
     cites: ast.Cites
     span: Span = spanned()
     name_span: Span = spanned()
+    clauses: tuple[ast.AbilityClause, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def display(self) -> str:
         return self.label or self.text
+
+    def cites_of(self, keyword: str, match=None) -> tuple[str, ...]:
+        """Rule ids cited by this ability's clauses of one keyword (and its own), for the
+        answers that say which rule forbade or decided something."""
+        ids = [r.id for c in self.clauses if c.keyword == keyword
+               and (match is None or match(c)) for r in c.cites]
+        ids += [r.id for r in self.cites]
+        return tuple(dict.fromkeys(ids))
 
 
 @dataclass(frozen=True)

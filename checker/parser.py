@@ -17,7 +17,7 @@ from lark.lexer import PatternStr
 from .errors import Diagnostic, SpecError
 from .source import SourceFile, Span
 
-START_RULES = ("start", "expr", "effect_seq", "decl")
+START_RULES = ("start", "expr", "effect_seq", "decl", "queries")
 
 # Words for the grammar's named terminals: the words each stands for. A test checks that
 # every named terminal of the grammar has an entry, so this table cannot drift unnoticed.

@@ -54,6 +54,8 @@ FUNCTIONS = {
     "used": ((ABILITY,), BOOL),
     "uses": ((ABILITY,), INT),
     "appearance": ((PLAYER, ROLE), STRING),
+    "linked": ((PLAYER,), PLAYER),
+    "blocked": ((PLAYER,), BOOL),
     "setting": ((OPTION,), ANY),
 }
 # Words that stand for values without being declared.
@@ -550,7 +552,7 @@ class Resolver:
         return Ability(d.name.key, d.name.text, d.label, d.is_card, actor, for_team, phases,
                        triggers, target_count, target_filter, tuple(choices), tuple(limits),
                        tuple(conditions), effects, optional, clause_cites, d.cites, d.span,
-                       d.name.span)
+                       d.name.span, d.clauses)
 
     def _actor(self, actor: ast.Actor, is_card: bool) -> None:
         if actor.kind == "role":

@@ -1,0 +1,242 @@
+"""Binding a query to a scenario: seats for player references, a starting state, the
+phases its choices belong to. Mistakes are located errors in the query file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ast
+from ..errors import Diagnostic, SpecError
+from ..evaluate import EvalError, Evaluator, State, initial_state
+from ..model import Scenario
+from .phases import Phase, sequence
+
+
+@dataclass(frozen=True)
+class BoundUse:
+    """A choice with its players resolved to seats (0-based)."""
+
+    ability: str | None  # None for the day's vote
+    actor: int | None
+    targets: tuple[int, ...]
+    values: tuple[tuple[str, str], ...]
+    vote: str | None = None
+    explicit_actor: bool = False
+    span: object = None
+
+    def value_map(self) -> dict:
+        return dict(self.values)
+
+
+@dataclass
+class BoundQuery:
+    query: ast.Query
+    state: State
+    seats: tuple[str, ...]
+    phases: list[tuple[Phase, list[BoundUse]]]
+
+
+class Binder:
+    def __init__(self, scenario: Scenario, path: str):
+        self.scenario = scenario
+        self.path = path
+        self.errors: list[Diagnostic] = []
+
+    def error(self, message, span, hint=None):
+        self.errors.append(Diagnostic(message, span, self.path, hint))
+
+    def seating(self, q: ast.Query) -> tuple[str, ...] | None:
+        sc = self.scenario
+        if q.players:
+            roles = []
+            for ref in q.players:
+                if ref.role is None or ref.role.key not in sc.role_by_key:
+                    self.error(f"'{ref}' is not a role of {sc.text}", ref.span)
+                    continue
+                roles.append(ref.role.key)
+            declared = {c.players: c for c in sc.compositions}
+            if len(roles) not in declared:
+                counts = ", ".join(str(n) for n in sorted(declared)) or "none"
+                self.error(f"the rulebook lists no composition of {len(roles)} players "
+                           f"(it lists: {counts}); a count it does not list is never guessed",
+                           q.span)
+            elif sorted(roles) != sorted(declared[len(roles)].seats()):
+                self.error(f"these {len(roles)} players do not match the composition of "
+                           f"{len(roles)} the rulebook lists", q.players[0].span)
+            return tuple(roles)
+        comps = sc.compositions
+        if q.composition is not None:
+            found = [c for c in comps if c.players == q.composition]
+            if not found:
+                counts = ", ".join(str(c.players) for c in comps) or "none"
+                self.error(f"the rulebook lists no composition of {q.composition} players "
+                           f"(it lists: {counts}); a count it does not list is never guessed",
+                           q.span)
+                return None
+            return found[0].seats()
+        if len(comps) == 1:
+            return comps[0].seats()
+        self.error("say which composition the game uses: `composition N` or `players …`", q.span)
+        return None
+
+    def seat(self, ref: ast.PlayerRef, seats: tuple[str, ...]) -> int | None:
+        if ref.role is None:
+            if not 1 <= ref.index <= len(seats):
+                self.error(f"there is no seat @{ref.index}: seats are @1 to @{len(seats)}", ref.span)
+                return None
+            return ref.index - 1
+        holders = [i for i, r in enumerate(seats) if r == ref.role.key]
+        if ref.role.key not in self.scenario.role_by_key:
+            self.error(f"unknown role '{ref.role.text}'", ref.span)
+            return None
+        if not holders:
+            self.error(f"no player has the role '{ref.role.text}' in this game", ref.span)
+            return None
+        if ref.index is None:
+            if len(holders) > 1:
+                self.error(f"{len(holders)} players have the role '{ref.role.text}': say which, "
+                           f"as {ref.role.text}@1 … {ref.role.text}@{len(holders)}", ref.span)
+                return None
+            return holders[0]
+        if not 1 <= ref.index <= len(holders):
+            self.error(f"there are {len(holders)} players with the role '{ref.role.text}', "
+                       f"so there is no {ref}", ref.span)
+            return None
+        return holders[ref.index - 1]
+
+    def bind(self, q: ast.Query) -> BoundQuery:
+        sc = self.scenario
+        seats = self.seating(q)
+        if seats is None or self.errors:
+            raise SpecError(self.errors)
+        settings = {}
+        declared = {s.name.key: s for s in sc.settings}
+        probe = initial_state(sc, seats)
+        for name, expr in q.settings:
+            decl = declared.get(name.key)
+            if decl is None:
+                self.error(f"unknown setting '{name.text}'", name.span)
+                continue
+            value = Evaluator(sc, probe).value(expr, {})
+            if decl.type == "bool" and not isinstance(value, bool):
+                self.error(f"setting '{name.text}' is true or false", expr.span)
+            elif decl.type == "int" and (isinstance(value, bool) or not isinstance(value, int)
+                                         or not decl.low <= value <= decl.high):
+                self.error(f"setting '{name.text}' is a number in {decl.low}..{decl.high}", expr.span)
+            elif decl.type == "enum" and value not in {o.key for o in decl.options}:
+                self.error(f"setting '{name.text}' is one of: "
+                           + ", ".join(o.text for o in decl.options), expr.span)
+            settings[name.key] = value
+        state = initial_state(sc, seats, settings)
+        self._apply_state(q, state, seats)
+        phases = self._phases(q, state, seats)
+        if self.errors:
+            raise SpecError(self.errors)
+        return BoundQuery(q, state, seats, phases)
+
+    def _apply_state(self, q: ast.Query, state: State, seats) -> None:
+        sc = self.scenario
+        for item in q.state:
+            seat = self.seat(item.player, seats) if item.player is not None else None
+            if item.player is not None and seat is None:
+                continue
+            if item.verb == "dead":
+                state.alive[seat] = False
+                state.left_by[seat] = item.name.key if item.name else "kick"
+            elif item.verb == "counter":
+                if item.name.key not in state.counters[seat]:
+                    self.error(f"{item.player} has no counter '{item.name.text}'", item.name.span)
+                state.counters[seat][item.name.key] = item.number
+            elif item.verb == "role":
+                if item.name.key not in sc.role_by_key:
+                    self.error(f"unknown role '{item.name.text}'", item.name.span)
+                    continue
+                state.roles[seat] = item.name.key
+                state.sides[seat] = sc.role_by_key[item.name.key].side
+            elif item.verb == "side":
+                if item.name.key not in sc.side_by_key:
+                    self.error(f"unknown side '{item.name.text}'", item.name.span)
+                    continue
+                state.sides[seat] = item.name.key
+            elif item.verb == "holds":
+                state.items[(item.name.key, seat)] = item.other.key
+            elif item.verb == "memory":
+                decl = next((m for m in sc.memories if m.name.key == item.name.key), None)
+                if decl is None:
+                    self.error(f"unknown memory '{item.name.text}'", item.name.span)
+                    continue
+                members = [self.seat(p, seats) for p in item.players]
+                if decl.type == "players":
+                    state.memories[decl.name.key] = frozenset(m for m in members if m is not None)
+                elif decl.type == "player":
+                    state.memories[decl.name.key] = members[0] if members else None
+                else:
+                    state.memories[decl.name.key] = item.number
+            elif item.verb == "used":
+                if item.name.key not in sc.ability_by_key:
+                    self.error(f"unknown ability '{item.name.text}'", item.name.span)
+                    continue
+                state.uses[(item.name.key, seat)] = item.number
+            elif item.verb == "link":
+                other = self.seat(item.players[0], seats)
+                if other is not None:
+                    state.links[seat] = other
+
+    def _phases(self, q: ast.Query, state: State, seats) -> list:
+        if not q.phases:
+            return []
+        longest = 4 + 2 * max((p.number or 1) for p in q.phases) + len(q.phases) * 2
+        if q.start is not None:
+            longest += 2 * (q.start[1] or 1)
+        seq = sequence(self.scenario, state, min(longest, 200))
+        if q.start is not None:
+            name, number = q.start
+            start = next((p.index for p in seq if p.kind == name.key
+                          and (number is None or p.number == number)), None)
+            if start is None:
+                self.error(f"this game has no phase '{name.text}{'' if number is None else ' ' + str(number)}'",
+                           name.span)
+                return []
+        else:
+            first = q.phases[0]
+            start = next((p.index for p in seq if p.kind == first.phase.key
+                          and (first.number is None or p.number == first.number)), None)
+            if start is None:
+                self.error(f"this game has no phase '{first.phase.text}"
+                           f"{'' if first.number is None else ' ' + str(first.number)}'",
+                           first.span, "phases are: " + ", ".join(str(p) for p in seq[:6]) + ", …")
+                return []
+        out = []
+        for offset, block in enumerate(q.phases):
+            index = start + offset
+            if index >= len(seq):
+                self.error("the query has more phases than the game can reach", block.span)
+                break
+            phase = seq[index]
+            if block.phase.key != phase.kind or (block.number is not None and block.number != phase.number):
+                self.error(f"phases must follow the game's order: after the previous block "
+                           f"comes {phase}, not {block.phase.text}"
+                           f"{'' if block.number is None else ' ' + str(block.number)}",
+                           block.span)
+                break
+            out.append((phase, [self._use(u, seats) for u in block.uses]))
+        state.phase_index = start - 1
+        return out
+
+    def _use(self, u: ast.Use, seats) -> BoundUse:
+        targets = tuple(s for s in (self.seat(r, seats) for r in u.on) if s is not None)
+        if u.ability is None:
+            return BoundUse(None, None, targets, (), u.vote, span=u.span)
+        ability = self.scenario.ability_by_key.get(u.ability.key)
+        if ability is None:
+            self.error(f"unknown ability '{u.ability.text}'", u.ability.span)
+            return BoundUse(u.ability.key, None, targets, (), span=u.span)
+        actor = self.seat(u.by, seats) if u.by is not None else None
+        binds = [c.binds.key for c in ability.choices]
+        if len(u.values) != len(binds):
+            self.error(f"'{ability.text}' needs {len(binds)} value"
+                       f"{'s' if len(binds) != 1 else ''} after `as` ({', '.join(binds) or 'none'}), "
+                       f"got {len(u.values)}", u.span)
+        values = tuple(zip(binds, (v.key for v in u.values)))
+        return BoundUse(ability.key, actor, targets, values, explicit_actor=u.by is not None,
+                        span=u.span)
