@@ -103,9 +103,8 @@ class _Builder(Transformer):
     def STRING(self, tok):
         return _Label(_unquote(str(tok)))
 
-    def int(self, meta, children):
-        (tok,) = children
-        span = self._span(meta)
+    def INT(self, tok):
+        span = self._tok_span(tok)
         digits = ascii_digits(str(tok))
         if len(digits) > 9 or int(digits) > MAX_INT:
             self.diagnostics.append(Diagnostic(
@@ -754,8 +753,12 @@ class _Builder(Transformer):
         return children[0]
 
     def st_used(self, meta, children):
-        return self._state(meta, "used", name=children[0], player=children[1],
-                           number=children[2].value)
+        on_self = any(isinstance(c, _Tagged) and c.tag == "self" for c in children)
+        return self._state(meta, "used_self" if on_self else "used", name=children[0],
+                           player=children[1], number=children[2].value)
+
+    def used_self(self, meta, children):
+        return _Tagged("self", True)
 
     def st_link(self, meta, children):
         return self._state(meta, "link", player=children[0], players=(children[1],))

@@ -7,6 +7,7 @@ import sys
 from typing import TextIO
 
 from . import __version__, registry
+from .errors import Diagnostic, SpecError
 from .loader import collect_paths
 from .pipeline import ANALYSES, FileResult, check_file
 from .report import json_report, text
@@ -36,6 +37,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="comma-separated analysis kinds to run (default: all)")
     explain = sub.add_parser("explain", help="what a finding code means")
     explain.add_argument("code")
+    ask = sub.add_parser("ask", help="answer what-if queries about a scenario")
+    ask.add_argument("spec", metavar="SPEC")
+    ask.add_argument("queries", nargs="+", metavar="QUERY",
+                     help="a query file, or query text such as 'night 1 { shot on leon }'")
+    ask.add_argument("--format", choices=sorted(FORMATS), default="text")
+    sim = sub.add_parser("simulate", help="play a scripted game and print the moderator's log")
+    sim.add_argument("spec", metavar="SPEC")
+    sim.add_argument("script", metavar="SCRIPT")
+    sim.add_argument("--format", choices=sorted(FORMATS), default="text")
     return parser
 
 
@@ -62,6 +72,84 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
     results += [check_file(p, select) for p in paths]
     out.write(FORMATS[args.format](results))
     return exit_code(results)
+
+
+def _load_spec(path: str, err: TextIO):
+    from .pipeline import check_file
+
+    result = check_file(path, ())
+    if result.diagnostics:
+        err.write(text.render([result]))
+        return None
+    return result.scenario
+
+
+def _report_input_error(exc: SpecError, source_text: str | None, err: TextIO) -> int:
+    lines = source_text.split("\n") if source_text else []
+    for d in exc.diagnostics:
+        line = lines[d.span.line - 1] if d.span and 0 < d.span.line <= len(lines) else None
+        err.write(d.render(line) + "\n")
+    return EXIT_INPUT
+
+
+def run_ask(args, out: TextIO, err: TextIO) -> int:
+    from .queries import answer_all, failed_expectations, load_queries
+    from .report import answer as answer_report
+
+    scenario = _load_spec(args.spec, err)
+    if scenario is None:
+        return EXIT_INPUT
+    results, failures = [], []
+    for arg in args.queries:
+        source = None
+        try:
+            source, queries = load_queries(arg)
+            answered = answer_all(scenario, source, queries)
+        except SpecError as exc:
+            return _report_input_error(exc, source.text if source else _text_of(arg), err)
+        for answer, names, q, bound in answered:
+            results.append((answer, names))
+            failures += failed_expectations(answer, q, bound, scenario, source.path)
+    if args.format == "json":
+        out.write(answer_report.render_json(results, failures))
+    else:
+        out.write(answer_report.render_text(results))
+        for f in failures:
+            out.write(f"EXPECTATION FAILED: {f}\n")
+    return EXIT_FINDINGS if failures else EXIT_OK
+
+
+def _text_of(arg: str) -> str | None:
+    import os
+    if os.path.isfile(arg):
+        try:
+            with open(arg, encoding="utf-8") as handle:
+                return handle.read()
+        except (OSError, UnicodeDecodeError):
+            return None
+    return arg if arg.lstrip().startswith("query") else f"query inline {{\n{arg}\n}}\n"
+
+
+def run_simulate(args, out: TextIO, err: TextIO) -> int:
+    from .interpreter.bind import Binder
+    from .interpreter.simulate import simulate
+    from .queries import load_queries
+
+    scenario = _load_spec(args.spec, err)
+    if scenario is None:
+        return EXIT_INPUT
+    source = None
+    try:
+        source, queries = load_queries(args.script)
+        if len(queries) != 1:
+            raise SpecError([Diagnostic("a script holds exactly one `query` block (the game)",
+                                        None, source.path)])
+        bound = Binder(scenario, source.path).bind(queries[0])
+    except SpecError as exc:
+        return _report_input_error(exc, source.text if source else _text_of(args.script), err)
+    log = simulate(scenario, bound)
+    out.write(log.render(args.format))
+    return log.exit_code
 
 
 def run_explain(args, out: TextIO, err: TextIO) -> int:
@@ -101,5 +189,9 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return run_check(args, out, err)
     if args.command == "explain":
         return run_explain(args, out, err)
+    if args.command == "ask":
+        return run_ask(args, out, err)
+    if args.command == "simulate":
+        return run_simulate(args, out, err)
     build_parser().print_help(out)
     return EXIT_INPUT

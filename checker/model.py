@@ -172,6 +172,8 @@ class Day:
     clause_cites: tuple[ast.RuleRef, ...]
     cites: ast.Cites
     span: Span = spanned()
+    vote_cites: tuple[ast.RuleRef, ...] = ()
+    candidate_cites: tuple[tuple[ast.RuleRef, ...], ...] = ()  # per `candidates` clause
 
 
 @dataclass(frozen=True)

@@ -725,8 +725,11 @@ class Resolver:
                 self.expect(c.value, Scope().child(candidate=(PLAYER, None)), BOOL)
                 candidates.append((c.number, c.value))
         clause_cites = tuple(r for c in d.clauses for r in c.cites)
+        vote_cites = tuple(r for c in d.clauses if c.keyword in ("vote", "tie", "exits", "exit_mode")
+                           for r in c.cites)
+        candidate_cites = tuple(c.cites for c in d.clauses if c.keyword == "candidates")
         return Day(d.label, vote, quorum, tie, exits, exit_mode, tuple(candidates),
-                   clause_cites, d.cites, d.span)
+                   clause_cites, d.cites, d.span, vote_cites, candidate_cites)
 
     # -------------------------------------------------------------- expressions
 

@@ -172,11 +172,17 @@ class Binder:
                     state.memories[decl.name.key] = members[0] if members else None
                 else:
                     state.memories[decl.name.key] = item.number
-            elif item.verb == "used":
-                if item.name.key not in sc.ability_by_key:
+            elif item.verb in ("used", "used_self"):
+                ability = sc.ability_by_key.get(item.name.key)
+                if ability is None:
                     self.error(f"unknown ability '{item.name.text}'", item.name.span)
                     continue
-                state.uses[(item.name.key, seat)] = item.number
+                team_wide = ability.actor is not None and ability.actor.kind in ("team", "moderator")
+                key = (ability.key, -1 if team_wide else seat)
+                table = state.self_uses if item.verb == "used_self" else state.uses
+                table[key] = item.number
+                if item.verb == "used_self":
+                    state.uses[key] = max(state.uses.get(key, 0), item.number)
             elif item.verb == "link":
                 other = self.seat(item.players[0], seats)
                 if other is not None:

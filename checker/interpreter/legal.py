@@ -1,0 +1,241 @@
+"""Whether a choice is allowed: the right player, the right phase, targets that pass the
+filter, limits not exhausted. A choice the rules forbid is reported with the rule that
+forbids it, never silently applied or dropped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..evaluate import EvalError, Evaluator, State
+from ..model import Ability, Scenario, Team
+from .bind import BoundUse
+from .phases import Phase, matches
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An illegal choice (`hole=False`) or a choice the rules cannot decide (`hole=True`)."""
+
+    message: str
+    rules: tuple[str, ...] = ()
+    hole: bool = False
+
+
+def team_of(scenario: Scenario, ability: Ability) -> Team | None:
+    key = ability.for_team or (ability.actor.name.key if ability.actor and ability.actor.kind == "team" else None)
+    return next((t for t in scenario.teams if t.key == key), None)
+
+
+def team_members(scenario: Scenario, state: State, team: Team) -> list[int]:
+    return [i for i in range(len(state.roles))
+            if (team.members_side and state.sides[i] == team.members_side)
+            or state.roles[i] in team.members]
+
+
+def team_decider(scenario: Scenario, state: State, team: Team) -> tuple[int | None, list[int]]:
+    """(who decides for the team, who else may): the first living leader, else any living
+    member when the spec says `then any`; (None, []) when the rules name nobody."""
+    living = [i for i in team_members(scenario, state, team) if state.alive[i]]
+    for leader in team.leaders:
+        for seat in living:
+            if state.roles[seat] == leader:
+                return seat, [seat]
+    if not team.leaders or team.leader_fallback:
+        return (living[0] if living else None), living
+    return None, []
+
+
+def actor_roles(ability: Ability) -> tuple[str, ...]:
+    if ability.actor is None or ability.actor.kind != "role":
+        return ()
+    return tuple(n.key for n in (ability.actor.roles or (ability.actor.name,)))
+
+
+def pending_for(state: State, ability: str, seat: int | None, phase: Phase) -> bool:
+    return any(a == ability and s == seat and k == phase.kind for a, s, k in state.pending)
+
+
+def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Phase,
+                  drawn: set[int]) -> tuple[int | None, Problem | None]:
+    """The acting player when a query does not say `by`."""
+    actor = ability.actor
+    if actor is None or actor.kind == "moderator":
+        if ability.is_card:
+            if len(drawn) == 1:
+                return next(iter(drawn)), None
+            return None, Problem(f"say who plays the card '{ability.display}' (`by …`)")
+        return None, None
+    if actor.kind == "team":
+        team = team_of(scenario, ability)
+        seat, _ = team_decider(scenario, state, team)
+        if seat is None:
+            return None, Problem(f"the rules name nobody to decide for team {team.key} once "
+                                 "its leaders have left", tuple(r.id for r in team.cites), hole=True)
+        return seat, None
+    if actor.kind == "holder":
+        holders = sorted(s for (item, s) in state.items if item == actor.name.key)
+        if len(holders) == 1:
+            return holders[0], None
+        return None, Problem(f"say which holder of {actor.name.text} uses '{ability.display}' (`by …`)")
+    roles = actor_roles(ability)
+    candidates = [i for i in range(len(state.roles)) if state.roles[i] in roles
+                  and (state.alive[i] or pending_for(state, ability.key, i, phase))]
+    if len(candidates) == 1:
+        return candidates[0], None
+    if not candidates:
+        return None, Problem(f"nobody who can use '{ability.display}' is in play")
+    return None, Problem(f"say which player uses '{ability.display}' (`by …`)")
+
+
+def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, use: BoundUse,
+          phase_uses: list[BoundUse], triggered_now: bool = False, drawn: frozenset = frozenset()
+          ) -> list[Problem]:
+    """Everything wrong with one use, judged on the state at the start of the phase."""
+    ability = scenario.ability_by_key[use.ability]
+    out: list[Problem] = []
+    name = ability.display
+    pending = pending_for(state, ability.key, use.actor, phase)
+    immediate = any(t.timing == "immediately" for t in ability.triggers)
+    in_phase = any(matches(ref, phase, moment) for ref in ability.phases)
+    if ability.is_card:
+        if use.actor not in drawn:
+            out.append(Problem(f"'{name}' is a card: only the player who drew it plays it"))
+    elif not (in_phase or pending or (immediate and triggered_now)):
+        when = ", ".join(f"{r.phase.text}" + (f" {r.exact}" if r.exact is not None else "")
+                         + (f" from {r.start}" if r.start is not None else "")
+                         + (f" {r.moment} vote" if r.moment else "") for r in ability.phases)
+        if ability.triggers and not when:
+            out.append(Problem(f"'{name}' is used only when its trigger happens", ability.cites_of("on")))
+        else:
+            out.append(Problem(f"'{name}' is not used at {phase}: it is used at {when}",
+                               ability.cites_of("at")))
+        return out
+
+    actor = ability.actor
+    if use.actor is not None:
+        if actor is not None and actor.kind == "role":
+            if state.roles[use.actor] not in actor_roles(ability):
+                out.append(Problem(f"{seat_name(scenario, state, use.actor)} cannot use '{name}'",
+                                   ability.cites_of("by")))
+        elif actor is not None and actor.kind == "team":
+            team = team_of(scenario, ability)
+            _, allowed = team_decider(scenario, state, team)
+            if use.actor not in allowed:
+                out.append(Problem(f"{seat_name(scenario, state, use.actor)} does not decide for "
+                                   f"team {team.key}", tuple(r.id for r in team.cites)))
+        elif actor is not None and actor.kind == "holder":
+            if (actor.name.key, use.actor) not in state.items:
+                out.append(Problem(f"{seat_name(scenario, state, use.actor)} holds no "
+                                   f"{actor.name.text}", ability.cites_of("by")))
+        if not state.alive[use.actor] and not pending and not triggered_now:
+            out.append(Problem(f"{seat_name(scenario, state, use.actor)} has left the game",
+                               ability.cites_of("by")))
+    if ability.for_team and use.actor is not None:
+        team = team_of(scenario, ability)
+        if use.actor not in team_members(scenario, state, team):
+            out.append(Problem(f"{seat_name(scenario, state, use.actor)} is not in team {team.key}"))
+
+    ev = Evaluator(scenario, state)
+    env = {"actor": use.actor, "targets": frozenset(use.targets),
+           "target": use.targets[0] if use.targets else None}
+    values = use.value_map()
+    for choice in ability.choices:
+        value = values.get(choice.binds.key)
+        if value is None:
+            continue
+        valid = {"role": set(scenario.role_by_key), "side": set(scenario.side_by_key),
+                 "option": {n.key for n in choice.names}}.get(choice.kind)
+        if choice.kind == "variant":
+            item = next(i for i in scenario.items if i.name.key == choice.names[0].key)
+            valid = {v.key for v, _ in item.variants}
+        if valid is not None and value not in valid:
+            out.append(Problem(f"'{value}' is not a {choice.kind} '{name}' can name"))
+        env[choice.binds.key] = value
+
+    if ability.target_count is None:
+        if use.targets:
+            out.append(Problem(f"'{name}' takes no target"))
+    else:
+        try:
+            count = ev.value(ability.target_count, env)
+        except EvalError as exc:
+            return out + [Problem(f"the number of targets of '{name}' is not defined: {exc}",
+                                  ability.cites_of("targets"), hole=True)]
+        if len(use.targets) != count:
+            out.append(Problem(f"'{name}' takes {count} target{'s' if count != 1 else ''} here, "
+                               f"not {len(use.targets)}", ability.cites_of("targets") + ability.cites_of("target")))
+        if len(set(use.targets)) != len(use.targets):
+            out.append(Problem(f"'{name}' names the same player twice"))
+        if ability.target_filter is not None:
+            for t in use.targets:
+                if not ev.value(ability.target_filter, {**env, "target": t}):
+                    out.append(Problem(f"{seat_name(scenario, state, t)} cannot be chosen for '{name}'",
+                                       ability.cites_of("target") + ability.cites_of("targets")))
+    for cond in ability.conditions:
+        try:
+            holds = ev.value(cond, env)
+        except EvalError as exc:
+            out.append(Problem(f"whether '{name}' may be used is not defined: {exc}", hole=True))
+            continue
+        if not holds:
+            out.append(Problem(f"the condition of '{name}' does not hold",
+                               ability.cites_of("when", lambda c, cond=cond: c.cond is cond)))
+
+    key = use_key(ability, use)
+    this_phase = [u for u in phase_uses if u.ability == ability.key and use_key(ability, u) == key]
+    for limit in ability.limits:
+        cites = ability.cites_of("limit", lambda c, limit=limit: c.limit is limit)
+        if limit.kind == "no_repeat":
+            last = state.last_targets.get(key)
+            if last and last[0] == previous_index(phase, state) and set(last[1]) & set(use.targets):
+                out.append(Problem(f"'{name}' cannot choose the same player on consecutive "
+                                   f"{phase.kind}s", cites))
+            continue
+        if limit.on_self:
+            if use.actor in use.targets:
+                done = state.self_uses.get(key, 0)
+                if done >= limit.count:
+                    out.append(Problem(f"'{name}' has already been used on oneself {done} "
+                                       f"time{'s' if done != 1 else ''} (limit {limit.count})", cites))
+            continue
+        if limit.per.key == "game":
+            done = state.uses.get(key, 0)
+            if done >= limit.count:
+                out.append(Problem(f"'{name}' has been used {done} time{'s' if done != 1 else ''} "
+                                   f"this game (limit {limit.count})", cites))
+        elif this_phase.index(use) >= limit.count:
+            out.append(Problem(f"'{name}' is limited to {limit.count} use"
+                               f"{'s' if limit.count != 1 else ''} per {limit.per.text}", cites))
+    has_phase_limit = any(l.kind == "count" and not l.on_self and l.per.key != "game"
+                          for l in ability.limits)
+    if not has_phase_limit and this_phase.index(use) >= 1:
+        out.append(Problem(f"'{name}' is used twice by the same player in one phase"))
+
+    team = team_of(scenario, ability)
+    if team is not None and team.options and ability.key in team.options:
+        team_uses = [u for u in phase_uses if u.ability in team.options]
+        if team_uses.index(use) >= 1:
+            options = ", ".join(scenario.ability_by_key[o].display for o in team.options)
+            out.append(Problem(f"team {team.key} uses only one of {options} per {team.per}",
+                               tuple(r.id for r in team.cites)))
+    return out
+
+
+def use_key(ability: Ability, use: BoundUse):
+    """Whose uses a limit counts: a team's abilities count for the team, others per player."""
+    if ability.actor is not None and ability.actor.kind in ("team", "moderator"):
+        return (ability.key, -1)
+    return (ability.key, use.actor)
+
+
+def previous_index(phase: Phase, state: State) -> int | None:
+    """The index of the previous phase of the same kind, stored in `last_targets` as the
+    phase kind's count: consecutive nights have consecutive numbers."""
+    return (phase.kind, phase.number - 1)
+
+
+def seat_name(scenario: Scenario, state: State, seat: int | None) -> str:
+    if seat is None:
+        return "the moderator"
+    role = scenario.role_by_key[state.roles[seat]]
+    return f"@{seat + 1} ({role.display})"

@@ -1,0 +1,415 @@
+"""Playing phases: a night, a day (its actions, the vote, what follows), win checks, and the
+bookkeeping between phases (limits used, triggers pending, delayed effects)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ast
+from ..evaluate import EvalError, Evaluator, State
+from ..model import Scenario
+from .bind import BoundQuery, BoundUse
+from .legal import Problem, check, default_actor, pending_for, seat_name, use_key
+from .phases import Phase, matches
+from .resolution import Attack, Report, Resolver, Scratch, _flat
+
+MAX_BRANCHES = 256
+
+
+@dataclass
+class Outcome:
+    state: State
+    reports: list[Report] = field(default_factory=list)
+
+    @property
+    def winner(self) -> str | None:
+        return self.reports[-1].winner if self.reports else None
+
+    @property
+    def holes(self) -> list[str]:
+        return [h for r in self.reports for h in r.holes]
+
+
+@dataclass
+class Answer:
+    name: str
+    label: str | None
+    verdict: str  # determined, ambiguous, undefined, illegal
+    outcomes: list[Outcome]
+    problems: list[Problem]
+    phases: list[Phase]
+
+    @property
+    def rules(self) -> list[str]:
+        ids: dict[str, None] = {}
+        for p in self.problems:
+            ids.update(dict.fromkeys(p.rules))
+        for o in self.outcomes:
+            for r in o.reports:
+                ids.update(dict.fromkeys(r.cites))
+        return list(ids)
+
+
+def verdict_of(outcomes: list[Outcome], problems: list[Problem]) -> str:
+    if any(not p.hole for p in problems):
+        return "illegal"
+    if problems or any(o.holes for o in outcomes):
+        return "undefined" if len(outcomes) <= 1 else "ambiguous"
+    return "determined" if len(outcomes) == 1 else "ambiguous"
+
+
+class Player:
+    """Plays phases of one scenario."""
+
+    def __init__(self, scenario: Scenario):
+        self.sc = scenario
+
+    # -------------------------------------------------------------- a whole query
+
+    def answer(self, bound: BoundQuery) -> Answer:
+        q = bound.query
+        outcomes = [Outcome(bound.state)]
+        problems: list[Problem] = []
+        phases = [p for p, _ in bound.phases]
+        for phase, uses in bound.phases:
+            following = []
+            for outcome in outcomes:
+                if outcome.winner is not None:
+                    following.append(outcome)
+                    continue
+                results, found = self.play(outcome.state, phase, uses)
+                problems.extend(p for p in found if p not in problems)
+                if any(not p.hole for p in found):
+                    return Answer(q.name.text, q.label, "illegal", [], problems, phases)
+                for state, report in results:
+                    following.append(Outcome(state, outcome.reports + [report]))
+            outcomes = _distinct(following)[:MAX_BRANCHES]
+        return Answer(q.name.text, q.label, verdict_of(outcomes, problems), outcomes, problems, phases)
+
+    # -------------------------------------------------------------- one phase
+
+    def play(self, state: State, phase: Phase, uses: list[BoundUse]
+             ) -> tuple[list[tuple[State, Report]], list[Problem]]:
+        state = state.clone()
+        state.phase_index = phase.index
+        state.events = frozenset()
+        if phase.kind in ("day", "night"):
+            state.round = phase.number
+        uses = self._complete(state, phase, uses)
+        problems = self._problems(state, phase, uses)
+        if any(not p.hole for p in problems):
+            return [], problems
+        uses = [u for u in uses if u.actor is not None or not self._needs_actor(u)]
+        votes = [u for u in uses if u.ability is None]
+        actions = [u for u in uses if u.ability is not None]
+        extra = self._due_effects(state, phase)
+        if phase.is_night:
+            results = self._resolve(state, phase, None, actions, extra)
+        else:
+            before = [u for u in actions if self._moment(u, phase) == "before"]
+            after = [u for u in actions if self._moment(u, phase) == "after"]
+            results = self._resolve(state, phase, "before", before, extra)
+            results = self._then(results, lambda st, rep: self._vote(st, phase, votes, rep))
+            results = self._then(results, lambda st, rep: self._resolve(st, phase, "after", after, [], rep))
+        out = []
+        for st, report in results:
+            for hole in (p.message for p in problems if p.hole):
+                report.holes.append(hole)
+            self._bookkeep(st, phase, actions, report)
+            self._check_wins(st, phase, report)
+            out.append((st, report))
+        return out, problems
+
+    def _then(self, results, step):
+        out = []
+        for st, rep in results:
+            out.extend(step(st, rep))
+        return out
+
+    def _moment(self, u: BoundUse, phase: Phase) -> str:
+        ability = self.sc.ability_by_key[u.ability]
+        for ref in ability.phases:
+            if ref.phase.key == phase.kind and ref.moment == "after":
+                return "after"
+        return "before"
+
+    def _needs_actor(self, u: BoundUse) -> bool:
+        if u.ability is None:
+            return False
+        actor = self.sc.ability_by_key[u.ability].actor
+        return actor is not None and actor.kind != "moderator"
+
+    def _complete(self, state: State, phase: Phase, uses: list[BoundUse]) -> list[BoundUse]:
+        """Fill in the acting player where the query leaves it out, and add the moderator's
+        mandatory target-less abilities for this phase."""
+        out = []
+        drawn = frozenset()
+        for u in uses:
+            if u.ability is not None and u.actor is None:
+                ability = self.sc.ability_by_key[u.ability]
+                actor, _ = default_actor(self.sc, state, ability, phase, drawn)
+                u = BoundUse(u.ability, actor, u.targets, u.values, u.vote, False, u.span)
+            out.append(u)
+        given = {u.ability for u in out}
+        for ability in self.sc.abilities:
+            if ability.key in given or ability.target_count is not None:
+                continue
+            mandatory = any(c.keyword == "mandatory" for c in ability.clauses)
+            if mandatory and ability.actor is not None and ability.actor.kind == "moderator" \
+                    and any(matches(r, phase, r.moment) for r in ability.phases):
+                out.append(BoundUse(ability.key, None, (), ()))
+        return out
+
+    def _problems(self, state: State, phase: Phase, uses: list[BoundUse]) -> list[Problem]:
+        problems: list[Problem] = []
+        drawn = frozenset()
+        for u in uses:
+            if u.ability is None:
+                continue
+            ability = self.sc.ability_by_key[u.ability]
+            if u.actor is None and self._needs_actor(u):
+                _, problem = default_actor(self.sc, state, ability, phase, drawn)
+                if problem:
+                    problems.append(problem)
+                continue
+            immediate = self._can_trigger_now(ability, u, uses)
+            problems.extend(check(self.sc, state, phase, self._moment(u, phase) if phase.is_day else None,
+                                  u, [x for x in uses if x.ability is not None],
+                                  triggered_now=immediate, drawn=drawn))
+        votes = [u for u in uses if u.ability is None]
+        if len(votes) > 1:
+            problems.append(Problem("a day has one vote result"))
+        if votes and phase.is_night:
+            problems.append(Problem("there is no vote at night"))
+        elif votes and self.sc.day is not None:
+            day = self.sc.day
+            cites = tuple(r.id for r in day.vote_cites) + tuple(r.id for r in day.cites)
+            if votes[0].vote == "none" and day.exit_mode == "required":
+                problems.append(Problem("the rules require a vote exit each day", cites))
+            for seat in votes[0].targets:
+                problem, rule_ids = self._candidate_problem(state, phase, seat)
+                if problem:
+                    problems.append(Problem(problem, rule_ids))
+        return problems
+
+    def _can_trigger_now(self, ability, u: BoundUse, uses: list[BoundUse]) -> bool:
+        """Whether this phase's other choices can trigger an `immediately` ability: an attack
+        of the trigger's kind aimed at its user, or (for `on leave`) anything that can remove
+        the user. Without a possible trigger the choice is illegal."""
+        for t in ability.triggers:
+            if t.timing != "immediately":
+                continue
+            kinds = {n.key for n in t.by}
+            for other in uses:
+                if other is u or other.ability is None:
+                    if t.event.key == "leave" and other.ability is None and u.actor in other.targets:
+                        return not kinds or "vote" in kinds
+                    continue
+                effects = self.sc.ability_by_key[other.ability].effects
+                hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds)
+                           for e in _flat(effects))
+                if t.event.key == "kill" and hits and u.actor in other.targets:
+                    return True
+                if t.event.key == "leave" and hits:
+                    return True
+        return False
+
+    def _due_effects(self, state: State, phase: Phase) -> list:
+        """`after N night:` effects that fall due in this phase, as work for the resolution."""
+        due, keep = [], []
+        for unit, count, effects, env, source in state.delayed:
+            if unit == phase.kind or (unit == "round" and phase.kind == "night"):
+                count -= 1
+            if count <= 0:
+                due.append((effects, dict(env), source))
+            else:
+                keep.append((unit, count, effects, env, source))
+        state.delayed = tuple(keep)
+        extra = []
+        for effects, env, source in due:
+            def run(scratch: Scratch, resolver: Resolver, effects=effects, env=env, source=source):
+                owner = self.sc.ability_by_key.get(source) or next(
+                    r for r in self.sc.rules if r.name.key == source)
+                resolver.apply(scratch, effects, env, owner, env.get("actor"))
+            extra.append(run)
+        return extra
+
+    def _resolve(self, state, phase, moment, uses, extra, into: Report | None = None):
+        resolver = Resolver(self.sc, phase, moment)
+        immediate_leave = [u for u in uses if self._leave_triggered(u)
+                           and not pending_for(state, u.ability, u.actor, phase)]
+        main = [u for u in uses if u not in immediate_leave]
+        causes = [lambda scratch, f=f: f(scratch, resolver) for f in extra]
+        results = []
+        fired = into.fired if into is not None else set()
+        for scratch in resolver.resolve(state, main, causes, fired):
+            scratch.report.fired = set(scratch.fired_rules)
+            results.extend(self._after_leaving(resolver, scratch, immediate_leave, phase, moment))
+        return [(s.state, _merge(into, s.report)) for s in results]
+
+    def _leave_triggered(self, u: BoundUse) -> bool:
+        ability = self.sc.ability_by_key[u.ability]
+        return any(t.event.key == "leave" and t.timing == "immediately" for t in ability.triggers)
+
+    def _after_leaving(self, resolver, scratch: Scratch, waiting: list[BoundUse], phase, moment):
+        """Abilities triggered `immediately` by a player's exit act right after it."""
+        ready = [u for u in waiting if (u.ability, u.actor) in scratch.triggered]
+        for u in waiting:
+            if u not in ready:
+                scratch.report.cancelled.append(
+                    f"{self.sc.ability_by_key[u.ability].display}: its trigger did not happen")
+        if not ready:
+            return [scratch]
+        out = []
+        again = Resolver(self.sc, phase, moment)
+        state = scratch.state.clone()
+        for later in again.resolve(state, ready, [lambda s, t=scratch.triggered: s.triggered.update(t)],
+                                   scratch.fired_rules):
+            later.report = _merge(scratch.report, later.report)
+            out.append(later)
+        return out
+
+    # -------------------------------------------------------------- the vote
+
+    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report):
+        day = self.sc.day
+        if not votes:
+            return [(state, report)]
+        vote = votes[0]
+        ev = Evaluator(self.sc, state)
+        holes = []
+        if day is None or day.vote is None:
+            report.holes.append("the rulebook gives this scenario no day vote")
+            return [(state, report)]
+        cites = [r.id for r in day.vote_cites] + [r.id for r in day.cites]
+        if day.quorum is not None:
+            try:
+                ev.value(day.quorum, {})
+            except EvalError:
+                alive = sum(state.alive)
+                holes.append(f"the rules give no vote quorum for {alive} players alive")
+        if vote.vote == "none":
+            report.vote = "nobody is voted out"
+            report.holes.extend(holes)
+            return [(state, report)]
+        if vote.vote == "tie":
+            names = ", ".join(seat_name(self.sc, state, s) for s in vote.targets)
+            report.vote = f"tie between {names}"
+            if day.tie == "no_exit":
+                report.holes.extend(holes)
+                return [(state, report)]
+            if day.tie in ("random", "all_leave"):
+                groups = [[s] for s in vote.targets] if day.tie == "random" else [list(vote.targets)]
+            else:
+                report.holes.extend(holes + [f"the rules do not say what a tie ({names}) does"])
+                return [(state, report)]
+        else:
+            groups = [list(vote.targets)]
+        out = []
+        for group in groups:
+            st = state.clone()
+            rep = _merge(report, Report(phase))
+            rep.vote = rep.vote or ", ".join(seat_name(self.sc, st, s) for s in group) + " voted out"
+            rep.holes.extend(holes)
+            rep.decided("vote", cites)
+
+            def cause(scratch, resolver, group=group):
+                for seat in group:
+                    scratch.events.add(("voted", seat))
+                    scratch.attacks.append(Attack(seat, "vote", "vote", None))
+                    resolver._trigger(scratch, "voted", seat, "vote")
+            out.extend(self._resolve(st, phase, "vote", [], [cause], rep))
+        return out
+
+    def _candidate_problem(self, state: State, phase: Phase, seat: int):
+        """(why this player cannot be voted out today, the rule ids) or (None, ())."""
+        if not state.alive[seat]:
+            return f"{seat_name(self.sc, state, seat)} has left the game and cannot be voted out", ()
+        ev = Evaluator(self.sc, state)
+        day = self.sc.day
+        for (day_number, flt), cites in zip(day.candidates, day.candidate_cites):
+            if day_number is not None and (phase.kind != "day" or phase.number != day_number):
+                continue
+            if not ev.value(flt, {"candidate": seat}):
+                return (f"{seat_name(self.sc, state, seat)} may not be voted out on {phase}",
+                        tuple(r.id for r in cites))
+        return None, ()
+
+    # -------------------------------------------------------------- between phases
+
+    def _bookkeep(self, state: State, phase: Phase, uses: list[BoundUse], report: Report) -> None:
+        for u in uses:
+            ability = self.sc.ability_by_key[u.ability]
+            key = use_key(ability, u)
+            state.uses[key] = state.uses.get(key, 0) + 1
+            if u.actor is not None and u.actor in u.targets:
+                state.self_uses[key] = state.self_uses.get(key, 0) + 1
+            state.last_targets[key] = ((phase.kind, phase.number), tuple(u.targets))
+        state.pending = tuple(p for p in state.pending if p[2] != phase.kind)
+        for entry in sorted(report.due_next):
+            ability_key, seat, phase_kind = entry
+            if entry not in state.pending:
+                state.pending = state.pending + (entry,)
+                report.changes.append(f"{seat_name(self.sc, state, seat)} will use "
+                                      f"{self.sc.ability_by_key[ability_key].display} at the "
+                                      f"next {phase_kind}")
+
+    def _check_wins(self, state: State, phase: Phase, report: Report) -> None:
+        points = self.sc.phases.wins_checked if self.sc.phases else ()
+        due = not points or ("day" in points and phase.is_day) or \
+            ("night" in points and phase.is_night) or ("exit" in points and report.exits) or \
+            ("vote" in points and phase.is_day and any(k == "vote" for _, k, _ in report.exits))
+        if report.winner is not None or not due:
+            return
+        ev = Evaluator(self.sc, state)
+        holders = []
+        for win in self.sc.wins:
+            try:
+                if ev.value(win.cond, {}):
+                    holders.append(win)
+            except EvalError as exc:
+                report.holes.append(f"win condition of {win.side.text}: {exc}")
+        sides = list(dict.fromkeys(w.side.key for w in holders))
+        if not sides:
+            return
+        for w in holders:
+            report.decided(f"win {w.side.text}", [c.id for c in w.cites])
+        if len(sides) == 1:
+            report.winner = sides[0]
+            return
+        for prio in self.sc.priorities:
+            order = [n.key for n in prio.order]
+            if set(sides) <= set(order):
+                report.winner = min(sides, key=order.index)
+                report.decided("priority", [c.id for c in prio.cites])
+                return
+        report.holes.append("both " + " and ".join(self.sc.side_by_key[s].display for s in sides)
+                            + " meet their win conditions and no priority decides")
+
+
+def _merge(first: Report | None, second: Report) -> Report:
+    if first is None:
+        return second
+    merged = Report(second.phase)
+    for name in ("order", "exits", "survived", "blocked", "cancelled", "learned",
+                 "announcements", "changes", "rules", "cites", "holes"):
+        combined = list(getattr(first, name))
+        for item in getattr(second, name):
+            if name not in ("rules", "cites") or item not in combined:
+                combined.append(item)
+        setattr(merged, name, combined)
+    merged.winner = second.winner or first.winner
+    merged.vote = second.vote or first.vote
+    merged.due_next = first.due_next | second.due_next
+    merged.fired = first.fired | second.fired
+    return merged
+
+
+def _distinct(outcomes: list[Outcome]) -> list[Outcome]:
+    seen, out = set(), []
+    for o in outcomes:
+        key = (o.state.key(), tuple(r.key() for r in o.reports))
+        if key not in seen:
+            seen.add(key)
+            out.append(o)
+    return out

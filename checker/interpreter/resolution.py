@@ -1,0 +1,699 @@
+"""Resolving a phase: the meaning of the effect vocabulary and of rules with exceptions.
+
+A phase's uses are grouped into steps, one per ability. The spec orders steps with
+`resolve A before B`; steps it leaves unordered are tried in every order, and each distinct
+outcome is kept (the order that gave it is reported). Within a step, uses act together.
+
+Effects mostly record intentions (an attack, a save, a protection); who leaves is decided
+once, at the `deaths` step that closes the resolution:
+
+* an attack `kill K` is a default cause for its target to leave by K;
+* `save from K…` and `protect from K…` defeat the default causes of those kinds;
+* a rule (`rule … then stay`/`leave K`) outranks every default. A `stay` that `overrides`
+  abilities defeats only their causes; a `stay` without `overrides` defeats all of them;
+* two applicable rules concluding opposite things, neither overriding the other, are a
+  contradiction: both outcomes are kept, each naming its rule.
+
+A block cancels the uses of the blocked player's steps that come after it; a player who is
+protected from `block` when the block resolves is not blocked.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from .. import ast
+from ..evaluate import EvalError, Evaluator, State
+from ..model import Ability, Scenario
+from .bind import BoundUse
+from .legal import pending_for, seat_name, team_of
+from .phases import Phase, matches
+
+MAX_ORDERS = 50_000  # search nodes; past this the answer says the orders were not all tried
+
+
+@dataclass(frozen=True)
+class Attack:
+    target: int
+    kind: str
+    source: str  # the ability (or rule) that caused it
+    actor: int | None
+
+
+@dataclass(frozen=True)
+class Defense:
+    target: int
+    kinds: frozenset | None  # None: every kind
+    source: str
+
+
+@dataclass
+class Report:
+    """What happened in one phase, for the moderator's log and the answer."""
+
+    phase: Phase
+    order: list[str] = field(default_factory=list)
+    exits: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, kind, decided by)
+    survived: list[tuple[int, str]] = field(default_factory=list)  # (seat, why)
+    blocked: list[int] = field(default_factory=list)
+    cancelled: list[str] = field(default_factory=list)
+    learned: list[tuple[int | None, int | None, str]] = field(default_factory=list)
+    announcements: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)  # names of rules and abilities that decided
+    cites: list[str] = field(default_factory=list)  # rulebook ids behind them
+    holes: list[str] = field(default_factory=list)  # what the rules leave undecided
+    winner: str | None = None
+    vote: str | None = None
+    due_next: set = field(default_factory=set)  # (ability, seat, phase kind) triggered for later
+    fired: set = field(default_factory=set)  # rule bindings that already acted this phase
+
+    def key(self) -> tuple:
+        return (tuple(self.exits), tuple(sorted(self.survived)), tuple(sorted(self.blocked)),
+                tuple(self.learned), tuple(self.announcements), tuple(self.changes),
+                tuple(self.holes), self.winner)
+
+    def decided(self, name: str, cites=()) -> None:
+        if name not in self.rules:
+            self.rules.append(name)
+        for c in cites:
+            if c not in self.cites:
+                self.cites.append(c)
+
+
+@dataclass
+class Scratch:
+    """The resolution in progress: the state plus the intentions recorded so far."""
+
+    state: State
+    report: Report
+    events: set = field(default_factory=set)
+    blocked: set = field(default_factory=set)
+    shields: dict = field(default_factory=dict)  # seat -> set of effects it is protected from
+    attacks: list = field(default_factory=list)
+    defenses: list = field(default_factory=list)
+    strict: list = field(default_factory=list)  # ("leave"|"stay", seat, kind, source, overrides)
+    triggered: set = field(default_factory=set)  # (ability, seat) whose trigger happened
+    cancelled_uses: set = field(default_factory=set)  # (ability, seat)
+    fired_rules: set = field(default_factory=set)
+    instant_win: str | None = None
+    decided_strict: list = field(default_factory=list)  # rule conclusions at the last decision
+
+    def clone(self) -> "Scratch":
+        report = Report(self.report.phase, list(self.report.order), list(self.report.exits),
+                        list(self.report.survived), list(self.report.blocked),
+                        list(self.report.cancelled), list(self.report.learned),
+                        list(self.report.announcements), list(self.report.changes),
+                        list(self.report.rules), list(self.report.cites),
+                        list(self.report.holes), self.report.winner, self.report.vote,
+                        set(self.report.due_next), set(self.report.fired))
+        return Scratch(self.state.clone(), report, set(self.events), set(self.blocked),
+                       {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
+                       list(self.defenses), list(self.strict), set(self.triggered),
+                       set(self.cancelled_uses), set(self.fired_rules), self.instant_win,
+                       list(self.decided_strict))
+
+    def key(self) -> tuple:
+        return (frozenset(self.events), frozenset(self.blocked),
+                tuple(sorted((k, tuple(sorted(v))) for k, v in self.shields.items())),
+                tuple(self.attacks), tuple(self.defenses), tuple(self.strict),
+                frozenset(self.triggered), frozenset(self.cancelled_uses),
+                frozenset(self.fired_rules), self.instant_win, self.state.key(),
+                self.report.key())
+
+
+class Resolver:
+    def __init__(self, scenario: Scenario, phase: Phase, moment: str | None = None):
+        self.sc = scenario
+        self.phase = phase
+        self.moment = moment
+        self.abilities = scenario.ability_by_key
+        self.rules = [r for r in scenario.rules
+                      if not r.at or any(_rule_at(ref, phase, moment) for ref in r.at)]
+        self.exit_rules = [r for r in self.rules if _has_exit(r.then)]
+        self.other_rules = [r for r in self.rules if not _has_exit(r.then)]
+        self.edges = self._declared_edges()
+        self.truncated = False
+
+    # -------------------------------------------------------------- orders
+
+    def _names_to_steps(self, name: str) -> set[str]:
+        if name in self.abilities:
+            return {name}
+        team = next((t for t in self.sc.teams if t.key == name), None)
+        if team is not None:
+            return set(team.options) | {a.key for a in self.sc.abilities
+                                        if team_of(self.sc, a) is team}
+        if name == "deaths":
+            return {"deaths"}
+        return {a.key for a in self.sc.abilities if name in _verbs(a.effects)}
+
+    def _declared_edges(self) -> set[tuple[str, str]]:
+        edges = set()
+        for d in self.sc.resolves:
+            for a in d.first:
+                for b in d.then:
+                    for x in self._names_to_steps(a.key):
+                        for y in self._names_to_steps(b.key):
+                            if x != y:
+                                edges.add((x, y))
+        return edges
+
+    def _edges_for(self, steps: list[str]) -> set[tuple[str, str]]:
+        present = set(steps)
+        edges = {(a, b) for a, b in self.edges if a in present and b in present}
+        after_deaths = {b for a, b in edges if a == "deaths"}
+        for s in present - {"deaths"} - after_deaths:
+            edges.add((s, "deaths"))
+        # A triggered ability follows the steps whose effects can trigger it.
+        for s in present - {"deaths"}:
+            ability = self.abilities[s]
+            for trig in ability.triggers:
+                if trig.timing != "immediately" or trig.event.key != "kill":
+                    continue
+                kinds = {n.key for n in trig.by}
+                for other in present - {"deaths", s}:
+                    if any(e.verb == "kill" and (not kinds or e.name.key in kinds)
+                           for e in _flat(self.abilities[other].effects)):
+                        edges.add((other, s))
+        return edges
+
+    # -------------------------------------------------------------- entry point
+
+    def resolve(self, state: State, uses: list[BoundUse], extra: list | None = None,
+                fired: set | None = None) -> list[Scratch]:
+        """Every distinct outcome of the uses, tried in every order the spec allows."""
+        report = Report(self.phase)
+        start = Scratch(state, report)
+        start.fired_rules = set(fired or ())
+        start.events |= set(state.events)
+        for cause in extra or []:
+            cause(start)
+        by_step: dict[str, list[BoundUse]] = {}
+        for u in uses:
+            by_step.setdefault(u.ability, []).append(u)
+        steps = sorted(by_step) + ["deaths"]
+        edges = self._edges_for(steps)
+        results: dict[tuple, Scratch] = {}
+        seen: set = set()
+        self.nodes = 0
+
+        def walk(scratch: Scratch, remaining: frozenset):
+            self.nodes += 1
+            if self.nodes > MAX_ORDERS:
+                self.truncated = True
+                return
+            if not remaining:
+                results.setdefault(scratch.report.key() + (scratch.state.key(),), scratch)
+                return
+            memo = (remaining, scratch.key())
+            if memo in seen:
+                return
+            seen.add(memo)
+            ready = sorted(s for s in remaining
+                           if not any(b == s and a in remaining for a, b in edges))
+            for step in ready:
+                for nxt in self.run_step(scratch.clone(), step, by_step.get(step, [])):
+                    walk(nxt, remaining - {step})
+
+        walk(start, frozenset(steps))
+        outcomes = list(results.values())
+        if self.truncated:
+            for o in outcomes:
+                o.report.holes.append("too many resolution orders to try them all; "
+                                      "the outcomes shown are some of the possible ones")
+        return outcomes
+
+    # -------------------------------------------------------------- steps
+
+    def run_step(self, sc: Scratch, step: str, uses: list[BoundUse]) -> list[Scratch]:
+        sc.report.order.append(step)
+        if step == "deaths":
+            return self.deaths(sc)
+        ability = self.abilities[step]
+        active = []
+        for u in uses:
+            if any(t.timing == "immediately" for t in ability.triggers) and \
+                    not any(p.phase.key == self.phase.kind for p in ability.phases) and \
+                    not pending_for(sc.state, step, u.actor, self.phase) and \
+                    (step, u.actor) not in sc.triggered:
+                sc.report.cancelled.append(f"{ability.display}: its trigger did not happen")
+                continue
+            if (step, u.actor) in sc.cancelled_uses:
+                sc.report.cancelled.append(f"{ability.display} by {self.name(sc, u.actor)}: cancelled")
+                continue
+            actor_blocked = u.actor is not None and u.actor in sc.blocked and \
+                (ability.actor is None or ability.actor.kind != "moderator")
+            if actor_blocked:
+                sc.report.cancelled.append(f"{ability.display} by {self.name(sc, u.actor)}: blocked")
+                continue
+            active.append(u)
+        if not active:
+            return [sc]
+        branches = self._simultaneous_blocks(sc, ability, active)
+        out = []
+        for scratch, acting in branches:
+            for u in acting:
+                scratch.events.add(("used", step))
+                for t in u.targets:
+                    scratch.events.add(("targeted", t, step))
+                self.apply(scratch, ability.effects, self.env(u), ability, u.actor)
+            self.fire_rules(scratch)
+            out.append(scratch)
+        return out
+
+    def _simultaneous_blocks(self, sc: Scratch, ability: Ability, uses: list[BoundUse]):
+        """Uses of one step act together; when they block each other, every consistent
+        choice of who is blocked is an outcome (mutual blocks can have several, or none)."""
+        if len(uses) < 2 or "block" not in _verbs(ability.effects):
+            return [(sc, uses)]
+        actors = {u.actor for u in uses}
+        targets_of = {}
+        for u in uses:
+            probe = sc.clone()
+            self.apply(probe, ability.effects, self.env(u), ability, u.actor)
+            targets_of[u] = probe.blocked - sc.blocked
+        candidates = sorted(set().union(*targets_of.values()) & actors)
+        consistent = []
+        for r in range(len(candidates) + 1):
+            for chosen in itertools.combinations(candidates, r):
+                chosen = set(chosen)
+                produced = set().union(*(targets_of[u] for u in uses if u.actor not in chosen)) & actors
+                if produced == chosen:
+                    consistent.append(chosen)
+        if not consistent:
+            sc.report.holes.append(f"the uses of '{ability.display}' block each other with no "
+                                   "consistent outcome")
+            return [(sc, uses)]
+        out = []
+        for chosen in consistent:
+            branch = sc.clone() if len(consistent) > 1 else sc
+            if len(consistent) > 1:
+                names = ", ".join(self.name(branch, s) for s in sorted(chosen)) or "nobody"
+                branch.report.holes.append(f"'{ability.display}': the uses block each other; "
+                                           f"one consistent reading blocks {names}")
+            out.append((branch, [u for u in uses if u.actor not in chosen]))
+        return out
+
+    def env(self, u: BoundUse) -> dict:
+        env = {"actor": u.actor, "targets": frozenset(u.targets),
+               "target": u.targets[0] if u.targets else None}
+        env.update(u.value_map())
+        return env
+
+    def name(self, sc: Scratch, seat) -> str:
+        return seat_name(self.sc, sc.state, seat)
+
+    def value(self, sc: Scratch, expr, env):
+        sc.state.events = frozenset(sc.events)
+        return Evaluator(self.sc, sc.state).value(expr, env)
+
+    # -------------------------------------------------------------- effects
+
+    def apply(self, sc: Scratch, effects, env: dict, source: Ability | ast.RuleDecl, actor) -> None:
+        for e in effects:
+            self.apply_one(sc, e, env, source, actor)
+
+    def _seats(self, sc: Scratch, e: ast.Effect, env: dict) -> list[int]:
+        if e.on is None:
+            value = env.get("targets") if env.get("targets") else env.get("target")
+        else:
+            value = self.value(sc, e.on, env)
+        if value is None:
+            return []
+        if isinstance(value, (set, frozenset, tuple, list)):
+            return sorted(value)
+        return [value]
+
+    def apply_one(self, sc: Scratch, e, env: dict, source, actor) -> None:
+        src = source.name.key if isinstance(source, ast.RuleDecl) else source.key
+        if isinstance(e, ast.IfEffect):
+            try:
+                branch = e.then if self.value(sc, e.cond, env) else e.otherwise
+            except EvalError as exc:
+                sc.report.holes.append(f"{_display(source)}: {exc}")
+                return
+            self.apply(sc, branch, env, source, actor)
+            return
+        if isinstance(e, ast.AfterEffect):
+            sc.state.delayed = sc.state.delayed + ((e.unit.key, e.count, e.body, tuple(env.items()), src),)
+            sc.report.changes.append(f"{_display(source)}: takes effect after {e.count} {e.unit.text}")
+            return
+        v = e.verb
+        if v in ("nothing",):
+            return
+        if v == "unspecified":
+            sc.report.holes.append(f"{_display(source)}: the rulebook does not say what happens "
+                                   f"({e.value.value})")
+            return
+        if v == "announce":
+            sc.report.announcements.append(e.value.value)
+            return
+        if v == "learn":
+            answer = self.value(sc, e.value, env)
+            sc.report.learned.append((actor, None, str(answer)))
+            return
+        if v == "win":
+            sc.instant_win = e.name.key
+            return
+        if v == "cancel":
+            for seat in self._seats(sc, e, env):
+                sc.cancelled_uses.add((e.name.key, seat))
+            return
+        for seat in self._seats(sc, e, env):
+            self.apply_to(sc, e, seat, env, source, src, actor)
+
+    def apply_to(self, sc: Scratch, e: ast.Effect, seat: int, env, source, src, actor) -> None:
+        v = e.verb
+        st = sc.state
+        if v == "kill":
+            sc.attacks.append(Attack(seat, e.name.key, src, actor))
+            sc.events.add(("kill", seat, e.name.key))
+            if actor is not None:
+                sc.events.add(("attacked_by", seat, actor))
+            self._trigger(sc, "kill", seat, e.name.key)
+        elif v == "save":
+            kinds = frozenset(n.key for n in e.names)
+            sc.defenses.append(Defense(seat, None if (not kinds or "any" in kinds) else kinds, src))
+            sc.events.add(("save", seat))
+        elif v == "protect":
+            for n in e.names:
+                sc.events.add(("protect", seat, n.key))
+                if n.key in ("block", "inquire", "convert"):
+                    sc.shields.setdefault(seat, set()).add(n.key)
+                else:
+                    kinds = None if n.key in ("any", "kill") else frozenset({n.key})
+                    sc.defenses.append(Defense(seat, kinds, src))
+        elif v == "block":
+            sc.events.add(("block", seat))
+            if "block" in sc.shields.get(seat, ()):
+                sc.report.changes.append(f"{self.name(sc, seat)} was protected from a block")
+            else:
+                sc.blocked.add(seat)
+                sc.events.add(("blocked", seat))
+                if seat not in sc.report.blocked:
+                    sc.report.blocked.append(seat)
+        elif v == "unblock":
+            sc.blocked.discard(seat)
+            sc.events.discard(("blocked", seat))
+        elif v == "inquire":
+            sc.events.add(("inquire", seat))
+            sc.report.learned.append((actor, seat, self.appearance(sc, seat, actor)))
+        elif v == "convert":
+            if "convert" in sc.shields.get(seat, ()):
+                return
+            role = self.sc.role_by_key[e.name.key]
+            before = self.name(sc, seat)
+            st.roles[seat] = role.key
+            if role.side is not None:
+                st.sides[seat] = role.side
+            for c in role.counters:
+                st.counters[seat].setdefault(c.key, self.value(sc, c.initial, {}))
+            sc.report.changes.append(f"{before} becomes {role.display}")
+        elif v == "reveal":
+            st.revealed = st.revealed | {seat}
+            what = e.name.key
+            if what == "role":
+                shown = self.sc.role_by_key[st.roles[seat]].display
+            else:
+                side = st.sides[seat]
+                shown = self.sc.side_by_key[side].display if side else "no side"
+            sc.report.announcements.append(f"@{seat + 1} is {shown}")
+        elif v == "link":
+            if actor is not None:
+                st.links[actor] = seat
+                sc.report.changes.append(f"{self.name(sc, actor)} is linked to {self.name(sc, seat)}")
+        elif v == "revive":
+            if not st.alive[seat]:
+                st.alive[seat] = True
+                st.left_by[seat] = None
+                sc.report.changes.append(f"{self.name(sc, seat)} returns to the game")
+                sc.events.add(("revived", seat))
+        elif v == "give":
+            variant = e.names[0].key if e.names else self._chosen_variant(source, env, e.name.key)
+            st.items[(e.name.key, seat)] = variant
+            sc.report.changes.append(f"{self.name(sc, seat)} receives {self._item(e.name.key)}"
+                                     + (f" ({self._item(e.name.key, variant)})" if variant else ""))
+        elif v == "lose":
+            if st.items.pop((e.name.key, seat), None) is not None:
+                sc.report.changes.append(f"{self.name(sc, seat)} no longer holds {self._item(e.name.key)}")
+        elif v in ("mark", "unmark"):
+            decl = next(m for m in self.sc.memories if m.name.key == e.name.key)
+            if decl.type == "players":
+                current = set(st.memories.get(decl.name.key) or ())
+                current = current | {seat} if v == "mark" else current - {seat}
+                st.memories[decl.name.key] = frozenset(current)
+            else:
+                st.memories[decl.name.key] = seat if v == "mark" else None
+        elif v == "consume":
+            counters = st.counters[seat]
+            if counters.get(e.name.key, 0) > 0:
+                counters[e.name.key] -= 1
+                sc.report.changes.append(f"{self.name(sc, seat)}: {e.name.text} {counters[e.name.key]}")
+        elif v == "set":
+            value = self.value(sc, e.value, env)
+            if e.name.key in st.counters[seat]:
+                st.counters[seat][e.name.key] = value
+            else:
+                st.memories[e.name.key] = value
+        elif v == "leave":
+            overrides = tuple(n.key for n in getattr(source, "overrides", ()))
+            sc.strict.append(("leave", seat, e.name.key, src, overrides))
+        elif v == "stay":
+            overrides = tuple(n.key for n in getattr(source, "overrides", ()))
+            sc.strict.append(("stay", seat, None, src, overrides))
+        elif v == "draw":
+            sc.events.add(("drawn", seat))
+            sc.report.changes.append(f"{self.name(sc, seat)} draws a card")
+
+    def _item(self, key: str, variant: str | None = None) -> str:
+        item = next((i for i in self.sc.items if i.name.key == key), None)
+        if item is None:
+            return variant or key
+        if variant is None:
+            return item.label or item.name.text
+        return next((label or v.text for v, label in item.variants if v.key == variant), variant)
+
+    def _chosen_variant(self, source, env, item: str) -> str | None:
+        if isinstance(source, Ability):
+            for ch in source.choices:
+                if ch.kind == "variant" and ch.names[0].key == item:
+                    return env.get(ch.binds.key)
+        return None
+
+    def _trigger(self, sc: Scratch, event: str, seat: int, kind: str) -> None:
+        """Record the abilities of this player that the event triggers: now, or in a later
+        phase (`next night`)."""
+        role = sc.state.roles[seat]
+        for a in self.sc.abilities:
+            if a.actor is None or a.actor.kind != "role":
+                continue
+            if role not in {n.key for n in (a.actor.roles or (a.actor.name,))}:
+                continue
+            for t in a.triggers:
+                if t.event.key == event and (not t.by or kind in {n.key for n in t.by}):
+                    if t.timing == "next" and t.timing_phase is not None:
+                        sc.report.due_next.add((a.key, seat, t.timing_phase.key))
+                    else:
+                        sc.triggered.add((a.key, seat))
+
+    def appearance(self, sc: Scratch, seat: int, inquirer: int | None) -> str:
+        """How a player appears to an inquiring role: the role's declared appearance to that
+        role, else the player's side."""
+        st = sc.state
+        role = self.sc.role_by_key[st.roles[seat]]
+        if inquirer is not None:
+            for a in role.appearances:
+                if st.roles[inquirer] in a.to_roles:
+                    sc.report.decided(f"{role.text} appears {a.value}", [c.id for c in a.cites])
+                    return a.value
+        side = st.sides[seat]
+        return self.sc.side_by_key[side].display if side else "no side"
+
+    # -------------------------------------------------------------- rules
+
+    def bindings(self, rule: ast.RuleDecl, n: int):
+        return itertools.product(range(n), repeat=len(rule.variables))
+
+    def applicable(self, sc: Scratch, rule: ast.RuleDecl):
+        """The variable bindings for which a rule applies now."""
+        out = []
+        for combo in self.bindings(rule, len(sc.state.roles)):
+            env = {v.key: s for v, s in zip(rule.variables, combo)}
+            try:
+                if self.value(sc, rule.cond, env) and not any(self.value(sc, u, env) for u in rule.unless):
+                    out.append(env)
+            except EvalError as exc:
+                sc.report.holes.append(f"rule {rule.name.text}: {exc}")
+        return out
+
+    def fire_rules(self, sc: Scratch) -> None:
+        """Rules whose conclusions are not exits act as soon as they apply, once each."""
+        changed = True
+        rounds = 0
+        while changed and rounds < 10:
+            changed = False
+            rounds += 1
+            for rule in self.other_rules:
+                for env in self.applicable(sc, rule):
+                    key = (rule.name.key, tuple(sorted(env.items())))
+                    if key in sc.fired_rules:
+                        continue
+                    sc.fired_rules.add(key)
+                    sc.report.decided(rule.name.text, [c.id for c in rule.cites])
+                    self.apply(sc, rule.then, env, rule, None)
+                    changed = True
+
+    # -------------------------------------------------------------- deaths
+
+    def deaths(self, sc: Scratch) -> list[Scratch]:
+        """Decide who leaves. Rules may depend on who leaves (`leaves(p)`), so decide,
+        apply the rules again with that decision, and repeat until nothing changes."""
+        self.fire_rules(sc)
+        leaving: dict[int, tuple[str, str]] = {}
+        outcomes = []
+        for _ in range(len(sc.state.roles) + 2):
+            trial = sc.clone()
+            for seat in leaving:
+                trial.events.add(("left", seat))
+            decided, contradictions = self.decide(trial)
+            if decided == leaving and not contradictions:
+                return [self.commit(trial, decided)]
+            if contradictions:
+                for choice in self._contradiction_branches(trial, decided, contradictions):
+                    outcomes.append(self.commit(choice[0], choice[1]))
+                return outcomes
+            leaving = decided
+        sc.report.holes.append("who leaves depends on itself with no stable answer")
+        return [self.commit(sc, leaving)]
+
+    def _contradiction_branches(self, sc: Scratch, decided, contradictions):
+        out = []
+        for seat, leave_rule, kind, stay_rule in contradictions:
+            for leaves in (True, False):
+                branch = sc.clone()
+                result = dict(decided)
+                if leaves:
+                    result[seat] = (kind, leave_rule)
+                else:
+                    result.pop(seat, None)
+                branch.report.holes.append(
+                    f"contradiction: rule {leave_rule} says {self.name(sc, seat)} leaves, rule "
+                    f"{stay_rule} says they stay, and neither is an exception of the other; "
+                    f"this outcome follows {leave_rule if leaves else stay_rule}")
+                out.append((branch, result))
+        return out
+
+    def decide(self, sc: Scratch):
+        """{seat: (kind, decided by)} for every player who leaves, and the contradictions."""
+        strict = list(sc.strict)
+        for rule in self.exit_rules:
+            for env in self.applicable(sc, rule):
+                probe = Scratch(sc.state.clone(), Report(self.phase), set(sc.events))
+                self.apply(probe, [e for e in _flat(rule.then) if e.verb in ("leave", "stay")],
+                           env, rule, None)
+                strict.extend(probe.strict)
+                sc.report.decided(rule.name.text, [c.id for c in rule.cites])
+        sc.decided_strict = strict
+        result, contradictions = {}, []
+        seats = sorted({c.target for c in sc.attacks} | {s[1] for s in strict})
+        for seat in seats:
+            mine = [s for s in strict if s[1] == seat]
+            present = {s[3] for s in mine}
+            overridden = {o for s in mine for o in s[4] if o in present and o != s[3]}
+            mine = [s for s in mine if s[3] not in overridden]
+            leaves = [s for s in mine if s[0] == "leave"]
+            blanket = [s for s in mine if s[0] == "stay" and not s[4]]
+            scoped = {o for s in mine if s[0] == "stay" for o in s[4]}
+            if leaves and blanket:
+                contradictions.append((seat, leaves[0][3], leaves[0][2], blanket[0][3]))
+                continue
+            if leaves:
+                result[seat] = (leaves[0][2], leaves[0][3])
+                continue
+            if blanket:
+                if any(c.target == seat for c in sc.attacks):
+                    sc.report.decided(blanket[0][3])
+                continue
+            for cause in (c for c in sc.attacks if c.target == seat):
+                if cause.source in scoped:
+                    continue
+                if any(d.target == seat and (d.kinds is None or cause.kind in d.kinds)
+                       for d in sc.defenses):
+                    continue
+                result[seat] = (cause.kind, cause.source)
+                break
+        return result, contradictions
+
+    def commit(self, sc: Scratch, leaving: dict) -> Scratch:
+        st = sc.state
+        for seat in sorted(leaving):
+            kind, by = leaving[seat]
+            if not st.alive[seat]:
+                continue
+            st.alive[seat] = False
+            st.left_by[seat] = kind
+            sc.events.add(("left", seat))
+            sc.report.exits.append((seat, kind, by))
+            sc.report.decided(by, self._cites_of(by))
+            self._trigger(sc, "leave", seat, kind)
+        attacked = sorted({c.target for c in sc.attacks})
+        for seat in attacked:
+            if seat not in leaving and any(c.target == seat for c in sc.attacks):
+                why = [d.source for d in sc.defenses if d.target == seat]
+                why += [s[3] for s in sc.decided_strict if s[1] == seat and s[0] == "stay"]
+                sc.report.survived.append((seat, ", ".join(dict.fromkeys(why)) or "nothing stopped it"))
+                for name in why:
+                    sc.report.decided(name, self._cites_of(name))
+        # Side effects of the exit rules that applied (reveal, convert, consume …).
+        for rule in self.exit_rules:
+            others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
+            if not others:
+                continue
+            for env in self.applicable(sc, rule):
+                key = (rule.name.key, tuple(sorted(env.items())))
+                if key not in sc.fired_rules:
+                    sc.fired_rules.add(key)
+                    self.apply(sc, others, env, rule, None)
+        return sc
+
+    def _cites_of(self, name: str) -> list[str]:
+        if name in self.abilities:
+            ability = self.abilities[name]
+            return list(dict.fromkeys(list(ability.cites_of("effect")) + list(ability.cites_of("on"))))
+        rule = next((r for r in self.sc.rules if r.name.key == name), None)
+        return [c.id for c in rule.cites] if rule else []
+
+
+def _rule_at(ref, phase: Phase, moment: str | None) -> bool:
+    """A rule `at day` holds all day long; `at day after vote` only after the vote."""
+    if ref.moment is None:
+        return ref.phase.key == phase.kind and (ref.exact is None or ref.exact == phase.number) \
+            and (ref.start is None or phase.number >= ref.start)
+    return matches(ref, phase, moment)
+
+
+def _flat(effects):
+    for e in effects:
+        if isinstance(e, ast.IfEffect):
+            yield from _flat(e.then)
+            yield from _flat(e.otherwise)
+        elif isinstance(e, ast.AfterEffect):
+            yield from _flat(e.body)
+        else:
+            yield e
+
+
+def _verbs(effects) -> set[str]:
+    return {e.verb for e in _flat(effects)}
+
+
+def _has_exit(effects) -> bool:
+    return bool(_verbs(effects) & {"leave", "stay"})
+
+
+def _display(source) -> str:
+    if isinstance(source, ast.RuleDecl):
+        return f"rule {source.name.text}"
+    return source.display

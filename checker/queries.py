@@ -1,0 +1,79 @@
+"""Loading what-if queries (files or inline text), answering them, checking expectations."""
+
+from __future__ import annotations
+
+import os
+
+from . import ast
+from .build import build
+from .errors import Diagnostic, SpecError
+from .interpreter.bind import Binder
+from .interpreter.play import Answer, Player
+from .loader import decode_source, read_source
+from .model import Scenario
+from .parser import parse
+from .report.answer import Names
+from .source import SourceFile
+
+
+def load_queries(arg: str) -> tuple[SourceFile, tuple[ast.Query, ...]]:
+    """A query file, or inline query text (wrapped in `query inline { … }` when needed)."""
+    if os.path.exists(arg):
+        source = read_source(arg)
+    else:
+        text = arg if arg.lstrip().startswith("query") else f"query inline {{\n{arg}\n}}\n"
+        source = decode_source("<inline>", text.encode("utf-8"))
+    queries = build(parse(source, "queries"), source)
+    if not queries:
+        raise SpecError([Diagnostic("no query here: a query file holds `query NAME { … }` blocks",
+                                    None, source.path)])
+    return source, queries
+
+
+def answer_all(scenario: Scenario, source: SourceFile, queries) -> list[tuple[Answer, Names, ast.Query]]:
+    player = Player(scenario)
+    out = []
+    for q in queries:
+        bound = Binder(scenario, source.path).bind(q)
+        out.append((player.answer(bound), Names(scenario, bound.seats), q, bound))
+    return out
+
+
+def failed_expectations(answer: Answer, q: ast.Query, bound, scenario: Scenario, path: str) -> list[str]:
+    """The query's `expect` lines that the answer does not meet."""
+    binder = Binder(scenario, path)
+    failures = []
+    for e in q.expectations:
+        where = f"{path}:{e.span.line}:{e.span.column}" if e.span else path
+        ok = True
+        if e.kind == "verdict":
+            ok = answer.verdict == e.value
+        elif e.kind == "illegal":
+            ok = answer.verdict == "illegal"
+        elif answer.verdict == "illegal":
+            ok = False
+        elif e.kind in ("leaves", "stays"):
+            seat = binder.seat(e.player, bound.seats)
+            for o in answer.outcomes:
+                exits = [(s, k) for r in o.reports for s, k, _ in r.exits if s == seat]
+                if e.kind == "stays":
+                    ok &= not exits
+                else:
+                    ok &= bool(exits) and (e.name is None or exits[0][1] == e.name.key)
+        elif e.kind == "winner":
+            ok = bool(answer.outcomes) and all(o.winner == e.name.key for o in answer.outcomes)
+        elif e.kind == "no_winner":
+            ok = all(o.winner is None for o in answer.outcomes)
+        elif e.kind == "learns":
+            seat = binder.seat(e.player, bound.seats)
+            ok = bool(answer.outcomes) and all(
+                any(w == seat and x == e.value for r in o.reports for w, _, x in r.learned)
+                for o in answer.outcomes)
+        if not ok:
+            text = {"leaves": f"leaves {e.player}" + (f" by {e.name.text}" if e.name else ""),
+                    "stays": f"stays {e.player}", "winner": f"winner {e.name.text if e.name else ''}",
+                    "no_winner": "no winner", "verdict": f"verdict {e.value}",
+                    "learns": f"learns {e.player} {e.value}", "illegal": "illegal"}[e.kind]
+            failures.append(f"{where}: query {q.name.text}: expected `{text}`, but the verdict is "
+                            f"{answer.verdict}")
+    return failures

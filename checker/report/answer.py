@@ -1,0 +1,157 @@
+"""Answers to what-if queries, as a moderator's notes (text) or JSON, in the scenario's own
+role names."""
+
+from __future__ import annotations
+
+import json
+
+from ..interpreter.play import Answer, Outcome
+from ..interpreter.resolution import Report
+from ..model import Scenario
+
+
+class Names:
+    """Display names for seats, abilities, kinds and sides."""
+
+    def __init__(self, scenario: Scenario, seats: tuple[str, ...]):
+        self.sc = scenario
+        self.seats = seats
+
+    def seat(self, seat: int | None, roles=None) -> str:
+        if seat is None:
+            return "the moderator"
+        role = (roles or self.seats)[seat]
+        return f"@{seat + 1} ({self.sc.role_by_key[role].display})"
+
+    def step(self, key: str) -> str:
+        if key == "deaths":
+            return "deaths"
+        a = self.sc.ability_by_key.get(key)
+        return a.display if a else key
+
+    def kind(self, key: str) -> str:
+        if key == "vote":
+            return "the vote"
+        for k in self.sc.kinds:
+            if k.name.key == key:
+                return k.label or k.name.text
+        return key
+
+    def source(self, key: str) -> str:
+        if key == "vote":
+            return "the vote"
+        a = self.sc.ability_by_key.get(key)
+        if a is not None:
+            return a.display
+        rule = next((r for r in self.sc.rules if r.name.key == key), None)
+        if rule is not None:
+            return f"rule {rule.label or rule.name.text}"
+        return key
+
+    def side(self, key: str | None) -> str:
+        if key is None:
+            return "nobody"
+        s = self.sc.side_by_key.get(key)
+        return s.display if s else key
+
+
+def phase_lines(names: Names, r: Report, roles) -> list[str]:
+    out = []
+    if r.vote:
+        out.append(f"vote: {r.vote}")
+    for item in r.blocked:
+        out.append(f"{names.seat(item, roles)} is blocked")
+    for line in r.cancelled:
+        out.append(f"not carried out: {line}")
+    for who, about, answer in r.learned:
+        if about is None:
+            out.append(f"{names.seat(who, roles)} learns: {answer}")
+        else:
+            out.append(f"{names.seat(who, roles)} learns that {names.seat(about, roles)} is {answer}")
+    if r.exits:
+        for seat, kind, by in r.exits:
+            out.append(f"{names.seat(seat, roles)} leaves by {names.kind(kind)} "
+                       f"(decided by {names.source(by)})")
+    else:
+        out.append("nobody leaves")
+    for seat, why in r.survived:
+        reasons = ", ".join(names.source(w.strip()) for w in why.split(",")) if why != "nothing stopped it" else why
+        out.append(f"{names.seat(seat, roles)} was attacked and stays ({reasons})")
+    for text in r.announcements:
+        out.append(f"announced: {text}")
+    for text in r.changes:
+        out.append(text)
+    for hole in r.holes:
+        out.append(f"UNDECIDED: {hole}")
+    if r.winner:
+        out.append(f"the game ends: {names.side(r.winner)} wins")
+    if r.cites:
+        out.append(f"rules: {', '.join(r.cites)}")
+    return out
+
+
+def render_text(answers: list[tuple[Answer, Names]]) -> str:
+    lines = []
+    for answer, names in answers:
+        title = f"query {answer.name}" + (f": {answer.label}" if answer.label else "")
+        lines.append(title)
+        lines.append(f"  verdict: {answer.verdict}")
+        for p in answer.problems:
+            kind = "undecided" if p.hole else "illegal"
+            cites = f" [{', '.join(p.rules)}]" if p.rules else ""
+            lines.append(f"  {kind}: {p.message}{cites}")
+        many = len(answer.outcomes) > 1
+        for i, outcome in enumerate(answer.outcomes, 1):
+            if many:
+                lines.append(f"  outcome {i} of {len(answer.outcomes)}:")
+            indent = "    " if many else "  "
+            roles = names.seats  # a seat is named by the role dealt to it
+            for r in outcome.reports:
+                order = " → ".join(names.step(s) for s in r.order if s != "deaths")
+                lines.append(f"{indent}{r.phase}" + (f" (resolved: {order})" if order else "") + ":")
+                for line in phase_lines(names, r, roles):
+                    lines.append(f"{indent}  {line}")
+        if answer.rules:
+            lines.append(f"  rules: {', '.join(answer.rules)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def report_json(names: Names, r: Report) -> dict:
+    return {
+        "phase": str(r.phase),
+        "order": [s for s in r.order if s != "deaths"],
+        "vote": r.vote,
+        "blocked": [names.seat(s) for s in r.blocked],
+        "exits": [{"seat": s + 1, "player": names.seat(s), "kind": k, "by": b} for s, k, b in r.exits],
+        "stays": [{"seat": s + 1, "player": names.seat(s), "because": why} for s, why in r.survived],
+        "learned": [{"who": names.seat(w), "about": None if a is None else names.seat(a), "answer": x}
+                    for w, a, x in r.learned],
+        "announcements": list(r.announcements),
+        "changes": list(r.changes),
+        "not_carried_out": list(r.cancelled),
+        "undecided": list(r.holes),
+        "rules": list(r.rules),
+        "cites": list(r.cites),
+        "winner": r.winner,
+    }
+
+
+def answer_json(answer: Answer, names: Names) -> dict:
+    return {
+        "query": answer.name,
+        "label": answer.label,
+        "verdict": answer.verdict,
+        "problems": [{"message": p.message, "rules": list(p.rules),
+                      "kind": "undecided" if p.hole else "illegal"} for p in answer.problems],
+        "outcomes": [{"phases": [report_json(names, r) for r in o.reports], "winner": o.winner}
+                     for o in answer.outcomes],
+        "rules": answer.rules,
+    }
+
+
+def render_json(answers: list[tuple[Answer, Names]], failures=()) -> str:
+    data = {"version": 1, "answers": [answer_json(a, n) for a, n in answers]}
+    if failures:
+        data["expectations_failed"] = list(failures)
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
