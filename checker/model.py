@@ -88,6 +88,8 @@ class Team:
     leader_fallback: bool
     cites: ast.Cites
     span: Span = spanned()
+    option_cites: tuple[str, ...] = ()  # rule ids behind `one of … per …`
+    leader_cites: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -341,6 +341,8 @@ class Resolver:
         per = None
         leaders: list[str] = []
         fallback = False
+        option_cites: tuple[str, ...] = ()
+        leader_cites: tuple[str, ...] = ()
         for c in d.clauses:
             if c.keyword == "members_side":
                 sym = self.lookup(c.names[0], ("side",), "side")
@@ -358,6 +360,7 @@ class Resolver:
                     if sym:
                         keys.append(sym.key)
                 options = tuple(keys)
+                option_cites = tuple(r.id for r in c.cites)
                 if per_name.key not in PERIODS:
                     self.error(f"unknown period '{per_name.text}'", per_name.span,
                                "use one of: " + ", ".join(PERIODS))
@@ -368,11 +371,12 @@ class Resolver:
                     if sym:
                         leaders.append(sym.key)
                 fallback = bool(c.strings)
+                leader_cites = tuple(r.id for r in c.cites)
         if members_side is None and not members:
             self.error(f"team '{d.name.text}' has no members", d.name.span,
                        "add `members side NAME` or `members ROLE, ROLE`")
         return Team(d.name.key, d.label, members_side, tuple(members), options, per,
-                    tuple(leaders), fallback, d.cites, d.span)
+                    tuple(leaders), fallback, d.cites, d.span, option_cites, leader_cites)
 
     def _check_team_options(self, teams, abilities) -> None:
         by_key = {a.key: a for a in abilities}

@@ -48,6 +48,10 @@ def cases() -> list[Path]:
 RUNS = {
     "check_specs.txt": ["check", "specs"],
     "check_specs.json": ["check", "specs", "--format", "json"],
+    "ask_gangster.txt": ["ask", "specs/gangster.mafia", "examples/whatif/gangster.query"],
+    "ask_gangster.json": ["ask", "specs/gangster.mafia", "examples/whatif/gangster.query",
+                          "--format", "json"],
+    "simulate_gangster.txt": ["simulate", "specs/gangster.mafia", "examples/games/gangster.query"],
 }
 GOLDEN = ROOT / "tests" / "golden"
 

@@ -130,3 +130,68 @@ def test_legacy_terminal_encoding_does_not_crash(encoding):
                        capture_output=True, env=env)
     assert r.returncode in (0, 1) and b"Traceback" not in r.stderr
     assert "گنگستر".encode("utf-8") in r.stdout
+
+
+def test_ask_inline_query():
+    r = run("ask", "specs/gangster.mafia", "night 1 { shot on detective  save on detective }")
+    assert r.returncode == 0, r.stderr
+    assert "verdict: determined" in r.stdout and "(نجات پزشک)" in r.stdout
+
+
+def test_ask_json_shape():
+    r = run("ask", "specs/gangster.mafia", "night 1 { nato_guess on doctor as doctor }",
+            "--format", "json")
+    data = json.loads(r.stdout)
+    assert data["version"] == 1
+    (answer,) = data["answers"]
+    assert set(answer) >= {"query", "verdict", "outcomes", "rules"}
+    assert answer["verdict"] == "determined"
+    (phase,) = answer["outcomes"][0]["phases"]
+    assert phase["exits"] == [{"seat": 4, "player": "@4 (پزشک)", "kind": "definite", "by": "nato_guess"}]
+    assert "GA-R11" in answer["rules"]
+
+
+def test_ask_illegal_choice_names_the_rule():
+    r = run("ask", "specs/gangster.mafia", "night 1 { nato_guess on doctor as doctor  shot on leon }")
+    assert r.returncode == 2 and "unknown role 'leon'" in r.stderr
+    r = run("ask", "specs/gangster.mafia", "night 1 { nato_guess on doctor as doctor  shot on detective }")
+    assert r.returncode == 0
+    assert "verdict: illegal" in r.stdout and "[GA-R12" in r.stdout
+
+
+def test_ask_failed_expectation_exits_one(tmp_path):
+    q = tmp_path / "q.query"
+    q.write_text("query q { night 1 { shot on detective } expect stays detective }", encoding="utf-8")
+    r = run("ask", "specs/gangster.mafia", str(q))
+    assert r.returncode == 1 and "EXPECTATION FAILED" in r.stdout
+
+
+def test_ask_bad_query_is_located(tmp_path):
+    q = tmp_path / "q.query"
+    q.write_text("query q {\n  night 1 { shot on }\n}\n", encoding="utf-8")
+    r = run("ask", "specs/gangster.mafia", str(q))
+    assert r.returncode == 2
+    assert f"{q}:2:21: error: unexpected '}}'" in r.stderr and "^" in r.stderr
+
+
+def test_ask_on_a_broken_spec_exits_two(tmp_path):
+    spec = write(tmp_path, "scenario x {")
+    r = run("ask", spec, "night 1 { }")
+    assert r.returncode == 2 and "unexpected end of file" in r.stderr
+
+
+def test_simulate_plays_to_the_winner():
+    r = run("simulate", "specs/gangster.mafia", "examples/games/gangster.query")
+    assert r.returncode == 0
+    assert r.stdout.rstrip().endswith("rules: GA-R28, GA-R30")
+    assert "the game ends: شهروندان wins" in r.stdout
+
+
+def test_simulate_stops_where_the_rules_cannot_decide(tmp_path):
+    script = tmp_path / "g.query"
+    script.write_text("query g { night 1 { yakuza by nato on detective } day 2 { vote nato } }",
+                      encoding="utf-8")
+    r = run("simulate", "specs/gangster.mafia", str(script))
+    assert r.returncode == 1
+    assert "stopped: night 1: the rules cannot decide this phase (undefined)" in r.stdout
+    assert "day 2" not in r.stdout

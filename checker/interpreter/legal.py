@@ -70,7 +70,8 @@ def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Pha
         seat, _ = team_decider(scenario, state, team)
         if seat is None:
             return None, Problem(f"the rules name nobody to decide for team {team.key} once "
-                                 "its leaders have left", tuple(r.id for r in team.cites), hole=True)
+                                 "its leaders have left", team.leader_cites + tuple(r.id for r in team.cites),
+                                 hole=True)
         return seat, None
     if actor.kind == "holder":
         holders = sorted(s for (item, s) in state.items if item == actor.name.key)
@@ -122,7 +123,7 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
             _, allowed = team_decider(scenario, state, team)
             if use.actor not in allowed:
                 out.append(Problem(f"{seat_name(scenario, state, use.actor)} does not decide for "
-                                   f"team {team.key}", tuple(r.id for r in team.cites)))
+                                   f"team {team.key}", team.leader_cites + tuple(r.id for r in team.cites)))
         elif actor is not None and actor.kind == "holder":
             if (actor.name.key, use.actor) not in state.items:
                 out.append(Problem(f"{seat_name(scenario, state, use.actor)} holds no "
@@ -217,7 +218,7 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
         if team_uses.index(use) >= 1:
             options = ", ".join(scenario.ability_by_key[o].display for o in team.options)
             out.append(Problem(f"team {team.key} uses only one of {options} per {team.per}",
-                               tuple(r.id for r in team.cites)))
+                               team.option_cites + tuple(r.id for r in team.cites)))
     return out
 
 

@@ -1,0 +1,193 @@
+"""The interpreter, one behaviour at a time, on a small lab scenario (tests/fixtures/lab.mafia)."""
+
+from pathlib import Path
+
+import pytest
+
+from mafiacheck.errors import SpecError
+from mafiacheck.interpreter.bind import Binder
+from mafiacheck.interpreter.play import Player
+from mafiacheck.pipeline import load
+from mafiacheck.queries import load_queries
+
+LAB = Path(__file__).resolve().parent / "fixtures" / "lab.mafia"
+SEAT = {"boss": 0, "thug": 1, "doc": 2, "sheriff": 3, "blocker": 4, "guard": 5, "preacher": 6,
+        "citizen": 7}
+
+
+@pytest.fixture(scope="module")
+def lab():
+    return load(str(LAB))
+
+
+def ask(scenario, text):
+    source, (query,) = load_queries(text if text.lstrip().startswith("query") else
+                                    "query q { composition 8\n" + text + "\n}")
+    bound = Binder(scenario, source.path).bind(query)
+    return Player(scenario).answer(bound)
+
+
+def exits(outcome):
+    return [(s, k) for r in outcome.reports for s, k, _ in r.exits]
+
+
+def test_kill(lab):
+    a = ask(lab, "night 1 { shot on citizen }")
+    assert a.verdict == "determined"
+    assert exits(a.outcomes[0]) == [(SEAT["citizen"], "shot")]
+    assert not a.outcomes[0].state.alive[SEAT["citizen"]]
+
+
+def test_save_defeats_the_kinds_it_names(lab):
+    a = ask(lab, "night 1 { shot on citizen  heal on citizen }")
+    assert a.verdict == "determined" and exits(a.outcomes[0]) == []
+    assert a.outcomes[0].reports[0].survived == [(SEAT["citizen"], "heal")]
+
+
+def test_consume_counts_down(lab):
+    a = ask(lab, "night 1 { heal on citizen }")
+    assert a.outcomes[0].state.counters[SEAT["doc"]]["heals"] == 1
+
+
+def test_an_unordered_block_and_save_is_ambiguous(lab):
+    # The spec never says whether Jam resolves before Heal: both orders are outcomes.
+    a = ask(lab, "night 1 { jam on doc  shot on citizen  heal on citizen }")
+    assert a.verdict == "ambiguous"
+    results = sorted(tuple(exits(o)) for o in a.outcomes)
+    assert results == [(), ((SEAT["citizen"], "shot"),)]
+    orders = {tuple(o.reports[0].order) for o in a.outcomes}
+    assert any(o.index("jam") < o.index("heal") for o in orders)
+    assert any(o.index("heal") < o.index("jam") for o in orders)
+
+
+def test_a_declared_order_decides(lab, tmp_path):
+    spec = tmp_path / "ordered.mafia"
+    spec.write_text(LAB.read_text(encoding="utf-8") + "\nresolve block before save\n", encoding="utf-8")
+    a = ask(load(str(spec)), "night 1 { jam on doc  shot on citizen  heal on citizen }")
+    assert a.verdict == "determined"
+    assert exits(a.outcomes[0]) == [(SEAT["citizen"], "shot")]
+    assert a.outcomes[0].reports[0].blocked == [SEAT["doc"]]
+
+
+def test_protection_from_block_depends_on_order_too(lab):
+    a = ask(lab, "night 1 { shield on doc  jam on doc  shot on citizen  heal on citizen }")
+    assert a.verdict == "ambiguous"
+
+
+def test_inquiry_reads_the_declared_appearance_or_the_side(lab):
+    a = ask(lab, "night 1 { check on boss }")
+    assert a.outcomes[0].reports[0].learned == [(SEAT["sheriff"], SEAT["boss"], "clean")]
+    assert "LB" not in a.rules  # no rule id: the lab cites nothing
+    a = ask(lab, "night 1 { check on thug }")
+    assert a.outcomes[0].reports[0].learned == [(SEAT["sheriff"], SEAT["thug"], "Mafia")]
+
+
+def test_convert_against_inquiry_is_order_dependent(lab):
+    a = ask(lab, "night 1 { recruit on citizen  check on citizen }")
+    assert a.verdict == "ambiguous"
+    answers = sorted(o.reports[0].learned[0][2] for o in a.outcomes)
+    assert answers == ["Mafia", "Town"]
+    assert all(o.state.roles[SEAT["citizen"]] == "thug" for o in a.outcomes)
+
+
+def test_a_rule_exception_outranks_the_default(lab):
+    a = ask(lab, "night 1 { bless on citizen }\nday 1 { vote none }\nnight 2 { shot on citizen }")
+    assert a.verdict == "determined"
+    assert exits(a.outcomes[0]) == []
+    assert "marked_resist" in a.outcomes[0].reports[-1].rules
+
+
+def test_give_and_fire_an_item(lab):
+    a = ask(lab, "night 1 { bless on citizen }\nday 1 { fire by citizen on thug  vote none }")
+    assert exits(a.outcomes[0]) == [(SEAT["thug"], "hit")]
+    assert ("gun", SEAT["citizen"]) not in a.outcomes[0].state.items
+
+
+def test_blank_item_does_nothing(lab):
+    a = ask(lab, "state { holds citizen gun(blank) }\nday 1 { fire by citizen on thug }")
+    assert a.verdict == "determined" and exits(a.outcomes[0]) == []
+
+
+def test_team_uses_one_option_per_night(lab):
+    a = ask(lab, "night 1 { shot on doc  recruit on citizen }")
+    assert a.verdict == "illegal"
+    assert "only one of" in a.problems[0].message
+
+
+def test_team_leader_fallback(lab):
+    a = ask(lab, "state { dead boss }\nnight 1 { shot by thug on doc }")
+    assert a.verdict == "determined" and exits(a.outcomes[0]) == [(SEAT["doc"], "shot")]
+    a = ask(lab, "night 1 { shot by thug on doc }")
+    assert a.verdict == "illegal" and "does not decide" in a.problems[0].message
+
+
+def test_self_limit(lab):
+    a = ask(lab, "state { used heal by doc 1 on self }\nnight 2 { heal on doc }")
+    assert a.verdict == "illegal" and "on oneself" in a.problems[0].message
+
+
+def test_target_filter(lab):
+    a = ask(lab, "night 1 { recruit on doc }")
+    assert a.verdict == "illegal" and "cannot be chosen" in a.problems[0].message
+
+
+def test_tie_rule(lab):
+    a = ask(lab, "day 1 { vote tie doc, thug }")
+    assert a.verdict == "determined" and exits(a.outcomes[0]) == []
+
+
+def test_win_at_parity(lab):
+    a = ask(lab, "state { dead doc  dead sheriff  dead blocker }\nnight 1 { shot on guard }")
+    assert a.outcomes[0].winner == "mafia"
+
+
+def test_win_check_points(lab):
+    a = ask(lab, "state { dead thug }\nday 1 { vote boss }")
+    assert a.outcomes[0].winner == "town"
+
+
+def test_mutual_blocks_in_one_step_have_two_readings(lab):
+    a = ask(lab, "query q { composition 9\nnight 1 { jam by blocker@1 on blocker@2  jam by blocker@2 on blocker@1 } }")
+    assert a.verdict == "ambiguous"
+    blocked = sorted(tuple(o.reports[0].blocked) for o in a.outcomes)
+    assert blocked == [(4,), (5,)]
+
+
+def test_contradicting_rules_keep_both_outcomes(lab, tmp_path):
+    spec = tmp_path / "clash.mafia"
+    spec.write_text(LAB.read_text(encoding="utf-8") + """
+rule doom for p: if kill(p, shot) and p.role == citizen then leave shot on p
+rule spared for p: if save(p) then stay on p
+""", encoding="utf-8")
+    a = ask(load(str(spec)), "night 1 { shot on citizen  heal on citizen }")
+    assert a.verdict == "ambiguous"
+    assert sorted(tuple(exits(o)) for o in a.outcomes) == [(), ((SEAT["citizen"], "shot"),)]
+    assert all("contradiction" in o.holes[0] for o in a.outcomes)
+
+
+def test_an_override_settles_the_contradiction(lab, tmp_path):
+    spec = tmp_path / "settled.mafia"
+    spec.write_text(LAB.read_text(encoding="utf-8") + """
+rule doom for p: if kill(p, shot) and p.role == citizen then leave shot on p
+rule spared for p: if save(p) then stay on p overrides doom
+""", encoding="utf-8")
+    a = ask(load(str(spec)), "night 1 { shot on citizen  heal on citizen }")
+    assert a.verdict == "determined" and exits(a.outcomes[0]) == []
+
+
+def test_unknown_player_is_a_located_error(lab):
+    with pytest.raises(SpecError) as info:
+        ask(lab, "night 1 { shot on mayor }")
+    assert "unknown role 'mayor'" in info.value.diagnostics[0].message
+
+
+def test_a_count_the_rulebook_does_not_list_is_refused(lab):
+    with pytest.raises(SpecError) as info:
+        ask(lab, "query q { composition 12\nnight 1 { shot on doc } }")
+    assert "no composition of 12 players" in info.value.diagnostics[0].message
+
+
+def test_phases_follow_the_game_order(lab):
+    with pytest.raises(SpecError) as info:
+        ask(lab, "night 1 { shot on doc }\nnight 2 { shot on guard }")
+    assert "after the previous block comes day 1" in info.value.diagnostics[0].message
