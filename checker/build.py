@@ -360,6 +360,11 @@ class _Builder(Transformer):
         return self._aclause(meta, children, "targets", count=children[0],
                              filter=flt.value if flt else None)
 
+    def targets_up_to_field(self, meta, children):
+        flt = self._one(children, _Tagged)
+        return self._aclause(meta, children, "targets_up_to", count=children[0],
+                             filter=flt.value if flt else None)
+
     def choose_field(self, meta, children):
         choice, binds = children[0], children[1]
         return self._aclause(meta, children, "choose",

@@ -138,6 +138,7 @@ class Ability:
     triggers: tuple[ast.Trigger, ...]
     target_count: ast.Expr | None  # None: no target
     target_filter: ast.Expr | None
+    target_up_to: bool
     choices: tuple[ast.Choice, ...]
     limits: tuple[ast.Limit, ...]
     conditions: tuple[ast.Expr, ...]

@@ -70,10 +70,24 @@ def failed_expectations(answer: Answer, q: ast.Query, bound, scenario: Scenario,
                 any(w == seat and x == e.value for r in o.reports for w, _, x in r.learned)
                 for o in answer.outcomes)
         if not ok:
+            seen = _what_happened(answer, bound, scenario)
             text = {"leaves": f"leaves {e.player}" + (f" by {e.name.text}" if e.name else ""),
                     "stays": f"stays {e.player}", "winner": f"winner {e.name.text if e.name else ''}",
                     "no_winner": "no winner", "verdict": f"verdict {e.value}",
                     "learns": f"learns {e.player} {e.value}", "illegal": "illegal"}[e.kind]
             failures.append(f"{where}: query {q.name.text}: expected `{text}`, but the verdict is "
-                            f"{answer.verdict}")
+                            f"{answer.verdict}; {seen}")
     return failures
+
+
+def _what_happened(answer: Answer, bound, scenario: Scenario) -> str:
+    names = Names(scenario, bound.seats)
+    if not answer.outcomes:
+        return "no outcome: " + "; ".join(p.message for p in answer.problems)
+    parts = []
+    for i, o in enumerate(answer.outcomes, 1):
+        exits = [f"{names.seat(s)} leaves by {k}" for r in o.reports for s, k, _ in r.exits]
+        learned = [f"{names.seat(w)} learns {x}" for r in o.reports for w, _, x in r.learned]
+        winner = [f"{names.side(o.winner)} wins"] if o.winner else []
+        parts.append(f"outcome {i}: " + (", ".join(exits + learned + winner) or "nobody leaves"))
+    return "; ".join(parts)

@@ -502,7 +502,7 @@ class Resolver:
             self._trigger(t)
 
         scope = Scope().child(actor=(PLAYER, None))
-        target_clauses = [c for c in d.clauses if c.keyword in ("target", "targets")]
+        target_clauses = [c for c in d.clauses if c.keyword in ("target", "targets", "targets_up_to")]
         for extra in target_clauses[1:]:
             self.error(f"{what} '{d.name.text}' has more than one target clause", extra.span)
         target_count = target_filter = None
@@ -553,8 +553,9 @@ class Resolver:
         if optional and any(c.keyword == "mandatory" for c in d.clauses):
             self.error(f"{what} '{d.name.text}' is both optional and mandatory", d.name.span)
         clause_cites = tuple(r for c in d.clauses for r in c.cites)
+        up_to = bool(target_clauses) and target_clauses[0].keyword == "targets_up_to"
         return Ability(d.name.key, d.name.text, d.label, d.is_card, actor, for_team, phases,
-                       triggers, target_count, target_filter, tuple(choices), tuple(limits),
+                       triggers, target_count, target_filter, up_to, tuple(choices), tuple(limits),
                        tuple(conditions), effects, optional, clause_cites, d.cites, d.span,
                        d.name.span, d.clauses)
 

@@ -49,24 +49,28 @@ def test_consume_counts_down(lab):
     assert a.outcomes[0].state.counters[SEAT["doc"]]["heals"] == 1
 
 
-def test_an_unordered_block_and_save_is_ambiguous(lab):
-    # The spec never says whether Jam resolves before Heal: both orders are outcomes.
+def test_a_block_takes_the_night_action_away_whenever_it_was_called(lab):
     a = ask(lab, "night 1 { jam on doc  shot on citizen  heal on citizen }")
-    assert a.verdict == "ambiguous"
-    results = sorted(tuple(exits(o)) for o in a.outcomes)
-    assert results == [(), ((SEAT["citizen"], "shot"),)]
-    orders = {tuple(o.reports[0].order) for o in a.outcomes}
-    assert any(o.index("jam") < o.index("heal") for o in orders)
-    assert any(o.index("heal") < o.index("jam") for o in orders)
+    assert a.verdict == "determined"
+    assert exits(a.outcomes[0]) == [(SEAT["citizen"], "shot")]
+    assert a.outcomes[0].reports[0].blocked == [SEAT["doc"]]
+    assert a.outcomes[0].reports[0].order.index("jam") < a.outcomes[0].reports[0].order.index("heal")
 
 
 def test_a_declared_order_decides(lab, tmp_path):
     spec = tmp_path / "ordered.mafia"
-    spec.write_text(LAB.read_text(encoding="utf-8") + "\nresolve block before save\n", encoding="utf-8")
+    spec.write_text(LAB.read_text(encoding="utf-8") + "\nresolve save before block\n", encoding="utf-8")
     a = ask(load(str(spec)), "night 1 { jam on doc  shot on citizen  heal on citizen }")
     assert a.verdict == "determined"
-    assert exits(a.outcomes[0]) == [(SEAT["citizen"], "shot")]
-    assert a.outcomes[0].reports[0].blocked == [SEAT["doc"]]
+    assert exits(a.outcomes[0]) == []
+
+
+def test_unordered_steps_that_do_not_commute_are_ambiguous(lab):
+    # Recruit converts, Check reads: the spec orders neither, and the answers differ.
+    a = ask(lab, "night 1 { recruit on citizen  check on citizen }")
+    orders = {tuple(o.reports[0].order) for o in a.outcomes}
+    assert any(o.index("recruit") < o.index("check") for o in orders)
+    assert any(o.index("check") < o.index("recruit") for o in orders)
 
 
 def test_protection_from_block_depends_on_order_too(lab):

@@ -120,8 +120,12 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
                                    ability.cites_of("by")))
         elif actor is not None and actor.kind == "team":
             team = team_of(scenario, ability)
-            _, allowed = team_decider(scenario, state, team)
-            if use.actor not in allowed:
+            decider, allowed = team_decider(scenario, state, team)
+            if decider is None:
+                out.append(Problem(f"the rules name nobody to decide for team {team.key} once its "
+                                   "leaders have left", team.leader_cites + tuple(r.id for r in team.cites),
+                                   hole=True))
+            elif use.actor not in allowed:
                 out.append(Problem(f"{seat_name(scenario, state, use.actor)} does not decide for "
                                    f"team {team.key}", team.leader_cites + tuple(r.id for r in team.cites)))
         elif actor is not None and actor.kind == "holder":
@@ -162,9 +166,13 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
         except EvalError as exc:
             return out + [Problem(f"the number of targets of '{name}' is not defined: {exc}",
                                   ability.cites_of("targets"), hole=True)]
-        if len(use.targets) != count:
+        cites = ability.cites_of("targets") + ability.cites_of("target") + ability.cites_of("targets_up_to")
+        if ability.target_up_to and not 1 <= len(use.targets) <= count:
+            out.append(Problem(f"'{name}' takes 1 to {count} target{'s' if count != 1 else ''} "
+                               f"here, not {len(use.targets)}", cites))
+        elif not ability.target_up_to and len(use.targets) != count:
             out.append(Problem(f"'{name}' takes {count} target{'s' if count != 1 else ''} here, "
-                               f"not {len(use.targets)}", ability.cites_of("targets") + ability.cites_of("target")))
+                               f"not {len(use.targets)}", cites))
         if len(set(use.targets)) != len(use.targets):
             out.append(Problem(f"'{name}' names the same player twice"))
         if ability.target_filter is not None:

@@ -181,6 +181,8 @@ class Player:
             problems.append(Problem("a day has one vote result"))
         if votes and phase.is_night:
             problems.append(Problem("there is no vote at night"))
+        elif votes and phase.kind != "day":
+            problems.append(Problem(f"there is no vote on the {phase}: votes are held on the main days"))
         elif votes and self.sc.day is not None:
             day = self.sc.day
             cites = tuple(r.id for r in day.vote_cites) + tuple(r.id for r in day.cites)
@@ -287,7 +289,10 @@ class Player:
                 ev.value(day.quorum, {})
             except EvalError:
                 alive = sum(state.alive)
-                holes.append(f"the rules give no vote quorum for {alive} players alive")
+                report.vote = "undecided"
+                report.holes.append(f"the rules give no vote quorum for {alive} players alive, "
+                                    "so whether anyone is voted out is not decided")
+                return [(state, report)]
         if vote.vote == "none":
             report.vote = "nobody is voted out"
             report.holes.extend(holes)

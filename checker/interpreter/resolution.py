@@ -70,9 +70,11 @@ class Report:
     fired: set = field(default_factory=set)  # rule bindings that already acted this phase
 
     def key(self) -> tuple:
-        return (tuple(self.exits), tuple(sorted(self.survived)), tuple(sorted(self.blocked)),
-                tuple(self.learned), tuple(self.announcements), tuple(self.changes),
-                tuple(self.holes), self.winner)
+        # What happened, not the order it was written down in: two orders that differ only
+        # in when an announcement was made are one outcome.
+        return (tuple(sorted(self.exits)), tuple(sorted(self.survived)), tuple(sorted(self.blocked)),
+                tuple(sorted(self.learned, key=repr)), tuple(sorted(self.announcements)),
+                tuple(sorted(self.changes)), tuple(sorted(self.holes)), self.winner)
 
     def decided(self, name: str, cites=()) -> None:
         if name not in self.rules:
@@ -163,6 +165,14 @@ class Resolver:
     def _edges_for(self, steps: list[str]) -> set[tuple[str, str]]:
         present = set(steps)
         edges = {(a, b) for a, b in self.edges if a in present and b in present}
+        # A block takes the blocked player's action away for the night, whenever it was
+        # called: blocking steps resolve before the others, unless the spec orders otherwise.
+        # Their order among themselves (a block against a protection from it) stays open.
+        blocking = {s for s in present - {"deaths"} if self._is_blocking(s)}
+        for b in blocking:
+            for other in present - blocking - {"deaths"}:
+                if (other, b) not in edges:
+                    edges.add((b, other))
         after_deaths = {b for a, b in edges if a == "deaths"}
         for s in present - {"deaths"} - after_deaths:
             edges.add((s, "deaths"))
@@ -178,6 +188,11 @@ class Resolver:
                            for e in _flat(self.abilities[other].effects)):
                         edges.add((other, s))
         return edges
+
+    def _is_blocking(self, step: str) -> bool:
+        effects = list(_flat(self.abilities[step].effects))
+        return any(e.verb in ("block", "unblock") or
+                   (e.verb == "protect" and any(n.key == "block" for n in e.names)) for e in effects)
 
     # -------------------------------------------------------------- entry point
 
