@@ -1,8 +1,17 @@
 """Resolving a phase: the meaning of the effect vocabulary and of rules with exceptions.
 
-A phase's uses are grouped into steps, one per ability. The spec orders steps with
-`resolve A before B`; steps it leaves unordered are tried in every order, and each distinct
-outcome is kept (the order that gave it is reported). Within a step, uses act together.
+A phase's uses are grouped into steps, one per ability, resolved in three stages:
+
+1. Blocking steps (abilities that block, unblock or protect from blocks) run first, in the
+   order `resolve A before B` gives; where the spec gives none, every order is tried and each
+   distinct outcome kept, with the order that gave it. A block takes away every later action
+   of the blocked player that night; a player protected from blocks when the block resolves
+   is not blocked.
+2. Every other step acts together, against the state as it was when the phase began: what
+   they change (roles, counters, items, memories, links) is applied only after stage 3.
+   An ability triggered by an attack (`on kill by shot immediately`) acts in this stage too.
+3. Deaths: who leaves is decided by the rules (below), then the changes of stage 2 apply,
+   then the rules that change state without deciding exits.
 
 Effects mostly record intentions (an attack, a save, a protection); who leaves is decided
 once, at the `deaths` step that closes the resolution:
@@ -101,6 +110,8 @@ class Scratch:
     fired_rules: set = field(default_factory=set)
     instant_win: str | None = None
     decided_strict: list = field(default_factory=list)  # rule conclusions at the last decision
+    buffering: bool = False  # stage 2: state changes wait in `writes` until after the deaths
+    writes: list = field(default_factory=list)
 
     def clone(self) -> "Scratch":
         report = Report(self.report.phase, list(self.report.order), list(self.report.exits),
@@ -114,7 +125,7 @@ class Scratch:
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
                        set(self.cancelled_uses), set(self.fired_rules), self.instant_win,
-                       list(self.decided_strict))
+                       list(self.decided_strict), self.buffering, list(self.writes))
 
     def key(self) -> tuple:
         return (frozenset(self.events), frozenset(self.blocked),
@@ -134,7 +145,9 @@ class Resolver:
         self.rules = [r for r in scenario.rules
                       if not r.at or any(_rule_at(ref, phase, moment) for ref in r.at)]
         self.exit_rules = [r for r in self.rules if _has_exit(r.then)]
-        self.other_rules = [r for r in self.rules if not _has_exit(r.then)]
+        self.blocking_rules = [r for r in self.rules if not _has_exit(r.then) and _is_blocking_effects(r.then)]
+        self.late_rules = [r for r in self.rules if not _has_exit(r.then)
+                           and not _is_blocking_effects(r.then)]
         self.edges = self._declared_edges()
         self.truncated = False
 
@@ -162,43 +175,15 @@ class Resolver:
                                 edges.add((x, y))
         return edges
 
-    def _edges_for(self, steps: list[str]) -> set[tuple[str, str]]:
-        present = set(steps)
-        edges = {(a, b) for a, b in self.edges if a in present and b in present}
-        # A block takes the blocked player's action away for the night, whenever it was
-        # called: blocking steps resolve before the others, unless the spec orders otherwise.
-        # Their order among themselves (a block against a protection from it) stays open.
-        blocking = {s for s in present - {"deaths"} if self._is_blocking(s)}
-        for b in blocking:
-            for other in present - blocking - {"deaths"}:
-                if (other, b) not in edges:
-                    edges.add((b, other))
-        after_deaths = {b for a, b in edges if a == "deaths"}
-        for s in present - {"deaths"} - after_deaths:
-            edges.add((s, "deaths"))
-        # A triggered ability follows the steps whose effects can trigger it.
-        for s in present - {"deaths"}:
-            ability = self.abilities[s]
-            for trig in ability.triggers:
-                if trig.timing != "immediately" or trig.event.key != "kill":
-                    continue
-                kinds = {n.key for n in trig.by}
-                for other in present - {"deaths", s}:
-                    if any(e.verb == "kill" and (not kinds or e.name.key in kinds)
-                           for e in _flat(self.abilities[other].effects)):
-                        edges.add((other, s))
-        return edges
-
     def _is_blocking(self, step: str) -> bool:
-        effects = list(_flat(self.abilities[step].effects))
-        return any(e.verb in ("block", "unblock") or
-                   (e.verb == "protect" and any(n.key == "block" for n in e.names)) for e in effects)
+        return _is_blocking_effects(self.abilities[step].effects)
 
     # -------------------------------------------------------------- entry point
 
     def resolve(self, state: State, uses: list[BoundUse], extra: list | None = None,
                 fired: set | None = None) -> list[Scratch]:
-        """Every distinct outcome of the uses, tried in every order the spec allows."""
+        """Every distinct outcome of the uses, over every order of the blocking steps the
+        spec leaves open."""
         report = Report(self.phase)
         start = Scratch(state, report)
         start.fired_rules = set(fired or ())
@@ -208,9 +193,10 @@ class Resolver:
         by_step: dict[str, list[BoundUse]] = {}
         for u in uses:
             by_step.setdefault(u.ability, []).append(u)
-        steps = sorted(by_step) + ["deaths"]
-        edges = self._edges_for(steps)
-        results: dict[tuple, Scratch] = {}
+        blocking = sorted(s for s in by_step if self._is_blocking(s))
+        acting = self._acting_order([s for s in by_step if s not in blocking])
+        edges = {(a, b) for a, b in self.edges if a in blocking and b in blocking}
+        after_blocks: list[Scratch] = []
         seen: set = set()
         self.nodes = 0
 
@@ -220,7 +206,7 @@ class Resolver:
                 self.truncated = True
                 return
             if not remaining:
-                results.setdefault(scratch.report.key() + (scratch.state.key(),), scratch)
+                after_blocks.append(scratch)
                 return
             memo = (remaining, scratch.key())
             if memo in seen:
@@ -229,10 +215,22 @@ class Resolver:
             ready = sorted(s for s in remaining
                            if not any(b == s and a in remaining for a, b in edges))
             for step in ready:
-                for nxt in self.run_step(scratch.clone(), step, by_step.get(step, [])):
+                for nxt in self.run_step(scratch.clone(), step, by_step[step]):
+                    self.fire_rules(nxt, self.blocking_rules)
                     walk(nxt, remaining - {step})
 
-        walk(start, frozenset(steps))
+        self.fire_rules(start, self.blocking_rules)
+        walk(start, frozenset(blocking))
+        results: dict[tuple, Scratch] = {}
+        for scratch in after_blocks:
+            scratch.buffering = True
+            branches = [scratch]
+            for step in acting:
+                branches = [n for b in branches for n in self.run_step(b, step, by_step[step])]
+            for b in branches:
+                b.report.order.append("deaths")
+                for done in self.deaths(b):
+                    results.setdefault(done.report.key() + (done.state.key(),), done)
         outcomes = list(results.values())
         if self.truncated:
             for o in outcomes:
@@ -240,12 +238,17 @@ class Resolver:
                                       "the outcomes shown are some of the possible ones")
         return outcomes
 
+    def _acting_order(self, steps: list[str]) -> list[str]:
+        """Stage 2 acts together; only a triggered ability must follow the attacks that can
+        trigger it, so the order is the steps' names with those after their triggers."""
+        triggered = {s for s in steps if any(t.timing == "immediately" and t.event.key == "kill"
+                                             for t in self.abilities[s].triggers)}
+        return sorted(s for s in steps if s not in triggered) + sorted(triggered)
+
     # -------------------------------------------------------------- steps
 
     def run_step(self, sc: Scratch, step: str, uses: list[BoundUse]) -> list[Scratch]:
         sc.report.order.append(step)
-        if step == "deaths":
-            return self.deaths(sc)
         ability = self.abilities[step]
         active = []
         for u in uses:
@@ -274,7 +277,6 @@ class Resolver:
                 for t in u.targets:
                     scratch.events.add(("targeted", t, step))
                 self.apply(scratch, ability.effects, self.env(u), ability, u.actor)
-            self.fire_rules(scratch)
             out.append(scratch)
         return out
 
@@ -382,6 +384,11 @@ class Resolver:
     def apply_to(self, sc: Scratch, e: ast.Effect, seat: int, env, source, src, actor) -> None:
         v = e.verb
         st = sc.state
+        if sc.buffering and v in STATE_WRITES:
+            if v == "give" and not e.names:
+                env = {**env, "_variant": self._chosen_variant(source, env, e.name.key)}
+            sc.writes.append((e, seat, dict(env), source, src, actor))
+            return
         if v == "kill":
             sc.attacks.append(Attack(seat, e.name.key, src, actor))
             sc.events.add(("kill", seat, e.name.key))
@@ -446,7 +453,8 @@ class Resolver:
                 sc.report.changes.append(f"{self.name(sc, seat)} returns to the game")
                 sc.events.add(("revived", seat))
         elif v == "give":
-            variant = e.names[0].key if e.names else self._chosen_variant(source, env, e.name.key)
+            variant = e.names[0].key if e.names else env.get("_variant") or \
+                self._chosen_variant(source, env, e.name.key)
             st.items[(e.name.key, seat)] = variant
             sc.report.changes.append(f"{self.name(sc, seat)} receives {self._item(e.name.key)}"
                                      + (f" ({self._item(e.name.key, variant)})" if variant else ""))
@@ -543,14 +551,15 @@ class Resolver:
                 sc.report.holes.append(f"rule {rule.name.text}: {exc}")
         return out
 
-    def fire_rules(self, sc: Scratch) -> None:
-        """Rules whose conclusions are not exits act as soon as they apply, once each."""
+    def fire_rules(self, sc: Scratch, rules) -> None:
+        """Rules whose conclusions are not exits act once each, when they apply: those that
+        block after each blocking step, the others after the deaths."""
         changed = True
         rounds = 0
         while changed and rounds < 10:
             changed = False
             rounds += 1
-            for rule in self.other_rules:
+            for rule in rules:
                 for env in self.applicable(sc, rule):
                     key = (rule.name.key, tuple(sorted(env.items())))
                     if key in sc.fired_rules:
@@ -565,7 +574,6 @@ class Resolver:
     def deaths(self, sc: Scratch) -> list[Scratch]:
         """Decide who leaves. Rules may depend on who leaves (`leaves(p)`), so decide,
         apply the rules again with that decision, and repeat until nothing changes."""
-        self.fire_rules(sc)
         leaving: dict[int, tuple[str, str]] = {}
         outcomes = []
         for _ in range(len(sc.state.roles) + 2):
@@ -642,6 +650,7 @@ class Resolver:
         return result, contradictions
 
     def commit(self, sc: Scratch, leaving: dict) -> Scratch:
+        sc.buffering = False
         st = sc.state
         for seat in sorted(leaving):
             kind, by = leaving[seat]
@@ -671,6 +680,10 @@ class Resolver:
                 if key not in sc.fired_rules:
                     sc.fired_rules.add(key)
                     self.apply(sc, others, env, rule, None)
+        writes, sc.writes = sc.writes, []
+        for e, seat, env, source, src, actor in writes:
+            self.apply_to(sc, e, seat, env, source, src, actor)
+        self.fire_rules(sc, self.late_rules)
         return sc
 
     def _cites_of(self, name: str) -> list[str]:
@@ -687,6 +700,17 @@ def _rule_at(ref, phase: Phase, moment: str | None) -> bool:
         return ref.phase.key == phase.kind and (ref.exact is None or ref.exact == phase.number) \
             and (ref.start is None or phase.number >= ref.start)
     return matches(ref, phase, moment)
+
+
+# Effects that change the state (not mere intentions): in stage 2 they wait for the deaths.
+STATE_WRITES = frozenset({"convert", "reveal", "link", "revive", "give", "lose", "mark", "unmark",
+                          "consume", "set"})
+
+
+def _is_blocking_effects(effects) -> bool:
+    return any(e.verb in ("block", "unblock") or
+               (e.verb == "protect" and any(n.key == "block" for n in e.names))
+               for e in _flat(effects))
 
 
 def _flat(effects):
