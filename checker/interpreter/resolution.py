@@ -112,6 +112,7 @@ class Scratch:
     decided_strict: list = field(default_factory=list)  # rule conclusions at the last decision
     buffering: bool = False  # stage 2: state changes wait in `writes` until after the deaths
     writes: list = field(default_factory=list)
+    frozen_events: frozenset | None = None  # what stage 2's conditions see: stage 1's events
 
     def clone(self) -> "Scratch":
         report = Report(self.report.phase, list(self.report.order), list(self.report.exits),
@@ -125,7 +126,8 @@ class Scratch:
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
                        set(self.cancelled_uses), set(self.fired_rules), self.instant_win,
-                       list(self.decided_strict), self.buffering, list(self.writes))
+                       list(self.decided_strict), self.buffering, list(self.writes),
+                       self.frozen_events)
 
     def key(self) -> tuple:
         return (frozenset(self.events), frozenset(self.blocked),
@@ -191,7 +193,8 @@ class Resolver:
         for cause in extra or []:
             cause(start)
         by_step: dict[str, list[BoundUse]] = {}
-        for u in uses:
+        # Within a step, uses go by seat: the order a query lists them in means nothing.
+        for u in sorted(uses, key=lambda u: (u.ability, -1 if u.actor is None else u.actor, u.targets)):
             by_step.setdefault(u.ability, []).append(u)
         blocking = sorted(s for s in by_step if self._is_blocking(s))
         acting = self._acting_order([s for s in by_step if s not in blocking])
@@ -224,6 +227,7 @@ class Resolver:
         results: dict[tuple, Scratch] = {}
         for scratch in after_blocks:
             scratch.buffering = True
+            scratch.frozen_events = frozenset(scratch.events)
             branches = [scratch]
             for step in acting:
                 branches = [n for b in branches for n in self.run_step(b, step, by_step[step])]
@@ -323,7 +327,10 @@ class Resolver:
         return seat_name(self.sc, sc.state, seat)
 
     def value(self, sc: Scratch, expr, env):
-        sc.state.events = frozenset(sc.events)
+        if sc.buffering and sc.frozen_events is not None:
+            sc.state.events = sc.frozen_events  # stage 2 acts together: no step sees another
+        else:
+            sc.state.events = frozenset(sc.events)
         return Evaluator(self.sc, sc.state).value(expr, env)
 
     # -------------------------------------------------------------- effects
@@ -574,6 +581,7 @@ class Resolver:
     def deaths(self, sc: Scratch) -> list[Scratch]:
         """Decide who leaves. Rules may depend on who leaves (`leaves(p)`), so decide,
         apply the rules again with that decision, and repeat until nothing changes."""
+        sc.frozen_events = None  # the deaths see every intention of the phase
         leaving: dict[int, tuple[str, str]] = {}
         outcomes = []
         for _ in range(len(sc.state.roles) + 2):
@@ -651,6 +659,7 @@ class Resolver:
 
     def commit(self, sc: Scratch, leaving: dict) -> Scratch:
         sc.buffering = False
+        sc.frozen_events = None
         st = sc.state
         for seat in sorted(leaving):
             kind, by = leaving[seat]
