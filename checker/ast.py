@@ -516,3 +516,4 @@ class Query:
     expectations: tuple[Expectation, ...]
     notes: tuple[str, ...]
     span: Span = spanned()
+    gap: str | None = None  # a known disagreement with the rulebook, and why

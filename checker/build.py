@@ -683,12 +683,16 @@ class _Builder(Transformer):
         players = tuple(p for group in pick("players") for p in group)
         compositions = pick("composition")
         starts = pick("from")
+        gaps = pick("gap")
         return ast.Query(name, label, players, compositions[0] if compositions else None,
                          tuple(pick("setting")), starts[0] if starts else None,
                          tuple(i for group in pick("state") for i in group),
                          tuple(pick("phase")), tuple(pick("expect")),
                          tuple(c.strings[0] for c in children if isinstance(c, ast.Clause)),
-                         self._span(meta))
+                         self._span(meta), gaps[0] if gaps else None)
+
+    def q_gap(self, meta, children):
+        return _Tagged("gap", children[0].text)
 
     def q_players(self, meta, children):
         return _Tagged("players", tuple(children))

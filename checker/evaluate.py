@@ -46,6 +46,7 @@ class State:
     links: dict = field(default_factory=dict)  # seat -> linked seat (`link`)
     revealed: frozenset = frozenset()  # seats whose role or side has been revealed
     phase_index: int = -1  # index of the last phase played (-1: before the game)
+    drawn: frozenset = frozenset()  # seats holding a last-move card they have not played
 
     def clone(self) -> "State":
         return State(
@@ -55,7 +56,7 @@ class State:
             events=self.events, items=dict(self.items), uses=dict(self.uses),
             self_uses=dict(self.self_uses), last_targets=dict(self.last_targets),
             pending=self.pending, delayed=self.delayed, links=dict(self.links),
-            revealed=self.revealed, phase_index=self.phase_index)
+            revealed=self.revealed, phase_index=self.phase_index, drawn=self.drawn)
 
     def key(self) -> tuple:
         """A hashable summary, to tell apart outcomes that differ in anything that matters."""
@@ -64,7 +65,7 @@ class State:
                 tuple(sorted((k, _freeze(v)) for k, v in self.memories.items())),
                 tuple(sorted(self.items.items())), tuple(sorted(self.uses.items())),
                 tuple(sorted(self.self_uses.items())), self.pending,
-                tuple(sorted(self.links.items())), tuple(sorted(self.revealed)))
+                tuple(sorted(self.links.items())), tuple(sorted(self.revealed)), tuple(sorted(self.drawn)))
 
 
 def _freeze(value):
@@ -174,8 +175,14 @@ class Evaluator:
                 return left in right
             if e.op == "not in":
                 return left not in right
-            return {"==": left == right, "!=": left != right, "<": left < right,
-                    "<=": left <= right, ">": left > right, ">=": left >= right}[e.op]
+            if e.op == "==":
+                return left == right
+            if e.op == "!=":
+                return left != right
+            if left is None or right is None:
+                return False  # an order comparison with no value (a player who never left)
+            return {"<": left < right, "<=": left <= right, ">": left > right,
+                    ">=": left >= right}[e.op]
         if isinstance(e, ast.SetLit):
             return frozenset(self.value(i, env) for i in e.items)
         if isinstance(e, ast.Count):
@@ -222,6 +229,14 @@ class Evaluator:
             return sum(n for (a, _), n in s.uses.items() if a == args[0])
         if name == "linked":
             return s.links.get(args[0])
+        if name == "appearance":
+            seat, inquirer_role = args
+            role = self.scenario.role_by_key[s.roles[seat]]
+            for a in role.appearances:
+                if inquirer_role in a.to_roles:
+                    return a.value
+            side = s.sides[seat]
+            return self.scenario.side_by_key[side].display if side else "no side"
         if name == "leaves":
             return ("left", args[0]) in s.events
         # Event predicates: true when the phase being resolved produced that event.

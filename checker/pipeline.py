@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import ast
-from .analyses import setup
+from .analyses import contradiction, dead_rule, setup, undefined, unreachable_win, win_overlap
+from .analyses.encoded import Encoded, Options
 from .build import build
 from .errors import Diagnostic, SpecError
 from .findings import Finding
@@ -15,10 +16,17 @@ from .parser import parse
 from .resolve import resolve
 from .source import SourceFile
 
-# Analyses by kind, in the order they run and report.
+# Analyses by kind, in the order they run and report. `setup` reads the model; the others
+# ask the Z3 encoding of each composition.
 ANALYSES = {
     "setup": setup.analyse,
+    "contradiction": contradiction.analyse,
+    "undefined": undefined.analyse,
+    "win-overlap": win_overlap.analyse,
+    "unreachable-win": unreachable_win.analyse,
+    "dead-rule": dead_rule.analyse,
 }
+ENCODED = {"contradiction", "undefined", "win-overlap", "unreachable-win", "dead-rule"}
 
 
 def load_ast(path: str) -> tuple[SourceFile, ast.Spec]:
@@ -41,7 +49,8 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
 
 
-def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES)) -> FileResult:
+def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
+               options: Options | None = None) -> FileResult:
     result = FileResult(path)
     try:
         result.source = read_source(path)
@@ -53,6 +62,21 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES)) -> FileResu
     except RecursionError:
         result.diagnostics = [Diagnostic("the spec is nested too deeply to read", None, path)]
         return result
+    options = options or Options()
+    encodings = None
     for kind in select:
-        result.findings.extend(ANALYSES[kind](result.scenario))
+        if kind in ENCODED:
+            if encodings is None:
+                encodings = [Encoded(result.scenario, comp, options)
+                             for comp in result.scenario.compositions if comp.total == comp.players]
+                for enc in encodings:
+                    if enc.error:
+                        kinds = ", ".join(k for k in select if k in ENCODED)
+                        result.findings.append(enc.unsupported(f"{kinds} on {enc.where}"))
+                encodings = [e for e in encodings if not e.error]
+            if encodings:
+                result.findings.extend(ANALYSES[kind](result.scenario, encodings))
+        else:
+            result.findings.extend(ANALYSES[kind](result.scenario))
+    result.findings.sort(key=lambda f: (list(ANALYSES).index(f.kind) if f.kind in ANALYSES else 99,) + f.sort_key())
     return result

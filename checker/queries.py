@@ -80,6 +80,20 @@ def failed_expectations(answer: Answer, q: ast.Query, bound, scenario: Scenario,
     return failures
 
 
+def judged(answer: Answer, q: ast.Query, bound, scenario: Scenario, path: str) -> tuple[list[str], list[str]]:
+    """(failures, known gaps). A query marked `gap "why"` records a known disagreement with the
+    rulebook: its failed expectations are reported as the gap, not as failures, and once the
+    tool answers as the rulebook does, the stale marker is itself a failure."""
+    failures = failed_expectations(answer, q, bound, scenario, path)
+    if q.gap is None:
+        return failures, []
+    if failures:
+        return [], [f"{f} (known gap: {q.gap})" for f in failures]
+    where = f"{path}:{q.span.line}:{q.span.column}" if q.span else path
+    return [f"{where}: query {q.name.text} is marked as a known gap but now answers as the "
+            "rulebook does: remove its `gap` line"], []
+
+
 def _what_happened(answer: Answer, bound, scenario: Scenario) -> str:
     names = Names(scenario, bound.seats)
     if not answer.outcomes:

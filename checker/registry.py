@@ -106,5 +106,71 @@ EMPTY_SIDE = _code(
     'side yakuza "Yakuza" dark   # no role says `side yakuza`',
     "Give the side its roles, or remove it.")
 
+INCONCLUSIVE = _code(
+    "MC200", "inconclusive", "inconclusive", "error",
+    "An analysis could not decide: the solver hit its time or resource limit, or the Z3 "
+    "encoding does not cover a construct the spec uses.",
+    "An undecided check is not a pass: the gate fails until the question is answered.",
+    "mafiacheck check specs/ --timeout 1   # too short for the question",
+    "Raise --timeout, lower --bound, or (for an unsupported construct) run the interpreter on "
+    "the situations you care about with `mafiacheck ask` until the encoding covers it.")
+
+UNREACHABLE_WIN = _code(
+    "MC201", "unreachable-win", "unreachable-win", "error",
+    "No game within the bound ends with this side's win condition holding.",
+    "A side that cannot win makes the scenario unfair or broken; often a win condition is "
+    "missing a case, or an ability that should help the side can never be used.",
+    'win jack when alive(mafia) == 0 and alive(town) == 0   # nobody can arrange that',
+    "Check the side's win condition against the rulebook; if the rulebook allows the win, "
+    "the spec is missing a rule or ability that leads there.")
+
+WIN_OVERLAP = _code(
+    "MC202", "win-overlap", "win-overlap", "error",
+    "A reachable state meets two sides' win conditions and no `priority` says who wins.",
+    "The moderator cannot announce a winner: the rulebook must say which win comes first.",
+    "win town when alive(mafia) == 0\nwin jack when alive(mafia) == 0 and jack_alive",
+    "Add `priority A > B` if the rulebook orders the wins, or make the conditions exclusive.")
+
+UNDEFINED = _code(
+    "MC203", "undefined", "undefined", "error",
+    "A reachable situation where the rules decide nothing for something that must be decided: "
+    "an effect the rulebook leaves unspecified, a vote with no quorum, a tie with no tie rule.",
+    "The moderator has to invent a rule mid-game.",
+    'effect unspecified "performed per this version\'s regulations"',
+    "Ask the rulebook's authors; then write the rule, or close the hole with a named `assume`.")
+
+CONTRADICTION = _code(
+    "MC204", "contradiction", "contradiction", "error",
+    "Two rules apply at once and conclude opposite things (a player leaves / stays), and "
+    "neither is declared an exception of the other.",
+    "The rulebook gives two answers for the same night; moderators will disagree.",
+    "rule doctor_priority for p: if save(p) then stay on p\n"
+    "rule slaughter for p: if kill(p, slaughter) then leave slaughter on p",
+    "Decide which rule wins and say so with `overrides`, or narrow one rule's condition.")
+
+DEAD_ABILITY = _code(
+    "MC205", "dead-rule", "dead-ability", "warning",
+    "An ability that no game within the bound can ever use.",
+    "A role's power that never applies is usually a mistake in its conditions or phases.",
+    "ability purchase { by saul  at night  when left(mafia) >= 4 … }   # only 3 mafia",
+    "Check the ability's `at`, `when`, target filter and limits against the rulebook.")
+
+DEAD_RULE = _code(
+    "MC206", "dead-rule", "dead-rule", "warning",
+    "A rule whose condition no game within the bound can meet.",
+    "A rule that can never apply is dead weight, or guards a case the rules make impossible.",
+    "rule x for p: if kill(p, shot) and p.role == immortal … (the immortal is in no composition)",
+    "Check the rule's condition; remove it if the case really cannot happen.")
+
+AMBIGUOUS_ORDER = _code(
+    "MC207", "ambiguous-order", "ambiguous-order", "error",
+    "Two steps the spec leaves unordered give different outcomes on a reachable night, "
+    "depending on which resolves first.",
+    "The announced wake-up order is not the resolution order; the moderator must pick one.",
+    "ability guard { … effect protect from block }\nability hostage { … effect block }",
+    "Declare the order with `resolve A before B` if the rulebook gives one, or keep it open "
+    "and record the choice with a named `assume`.")
+
+
 def lookup(code: str) -> Code | None:
     return CODES.get(code.upper())

@@ -47,7 +47,7 @@ def cases() -> list[Path]:
 # Whole-run goldens: the report on the bundled specs, in each format.
 RUNS = {
     "check_specs.txt": ["check", "specs"],
-    "check_specs.json": ["check", "specs", "--format", "json"],
+    "check_gangster.json": ["check", "specs/gangster.mafia", "--format", "json"],
     "ask_gangster.txt": ["ask", "specs/gangster.mafia", "examples/whatif/gangster.query"],
     "ask_gangster.json": ["ask", "specs/gangster.mafia", "examples/whatif/gangster.query",
                           "--format", "json"],

@@ -19,7 +19,7 @@ composition 4 { boss, citizen * 3 }
 ability shot { by boss  at night  target where target.alive  effect kill shot }
 kind shot "Shot"
 phases { start intro_night  cycle day, night }
-day { vote majority }
+day { vote majority  tie no_exit }
 win town when alive(mafia) == 0
 win mafia when alive(mafia) >= alive(town)
 '''
@@ -48,15 +48,15 @@ def test_console_script_is_installed():
 
 def test_check_bundled_specs_from_another_directory(tmp_path):
     # The grammar ships inside the package: checking works from any working directory.
-    r = run("check", str(ROOT / "specs"), cwd=tmp_path)
+    r = run("check", str(ROOT / "specs"), "--select", "setup", cwd=tmp_path)
     assert r.returncode in (0, 1), r.stderr
     assert "gangster" in r.stdout and "گنگستر" in r.stdout
     assert "Traceback" not in r.stdout + r.stderr
 
 
 def test_python_dash_m_matches_console_script():
-    a = run("check", "specs", "--format", "json")
-    b = run_module("check", "specs", "--format", "json")
+    a = run("check", "specs", "--format", "json", "--select", "setup")
+    b = run_module("check", "specs", "--format", "json", "--select", "setup")
     assert a.returncode == b.returncode and a.stdout == b.stdout
 
 
@@ -64,6 +64,14 @@ def test_clean_spec_exits_zero(tmp_path):
     r = run("check", write(tmp_path, GOOD))
     assert r.returncode == 0, r.stdout
     assert "no findings" in r.stdout
+
+
+def test_bound_and_timeout_are_checked(tmp_path):
+    path = write(tmp_path, GOOD)
+    assert run("check", path, "--bound", "0").returncode == 2
+    assert run("check", path, "--timeout", "-1").returncode == 2
+    r = run("check", path, "--bound", "1", "--timeout", "5", "--format", "json")
+    assert r.returncode == 0 and json.loads(r.stdout)["files"][0]["findings"] == []
 
 
 def test_setup_error_exits_one_with_located_finding(tmp_path):
@@ -120,14 +128,17 @@ def test_explain_every_code():
 
 
 def test_output_is_deterministic():
-    assert run("check", "specs", "--format", "json").stdout == run("check", "specs", "--format", "json").stdout
+    # Findings, their order and their witnesses: the same on every run.
+    first = run("check", "specs/commando.mafia", "--format", "json")
+    assert first.stdout == run("check", "specs/commando.mafia", "--format", "json").stdout
+    assert json.loads(first.stdout)["files"][0]["findings"]
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
 def test_legacy_terminal_encoding_does_not_crash(encoding):
     env = {"PYTHONIOENCODING": encoding, "PATH": str(Path(sys.executable).parent)}
-    r = subprocess.run([sys.executable, "-m", "mafiacheck", "check", "specs"], cwd=ROOT,
-                       capture_output=True, env=env)
+    r = subprocess.run([sys.executable, "-m", "mafiacheck", "check", "specs", "--select", "setup"],
+                       cwd=ROOT, capture_output=True, env=env)
     assert r.returncode in (0, 1) and b"Traceback" not in r.stderr
     assert "گنگستر".encode("utf-8") in r.stdout
 

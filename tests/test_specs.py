@@ -51,7 +51,7 @@ def test_commando_cites_every_rule_of_its_digest():
 
 
 def test_json_report_shape():
-    code, text = golden.run(["check", "specs", "--format", "json"])
+    code, text = golden.run(["check", "specs", "--format", "json", "--select", "setup"])
     data = json.loads(text)
     assert data["version"] == 1
     assert [f["path"] for f in data["files"]] == sorted(f["path"] for f in data["files"])

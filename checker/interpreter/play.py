@@ -108,8 +108,9 @@ class Player:
         else:
             before = [u for u in actions if self._moment(u, phase) == "before"]
             after = [u for u in actions if self._moment(u, phase) == "after"]
+            cards = [u for u in actions if self._moment(u, phase) == "vote"]
             results = self._resolve(state, phase, "before", before, extra)
-            results = self._then(results, lambda st, rep: self._vote(st, phase, votes, rep))
+            results = self._then(results, lambda st, rep: self._vote(st, phase, votes, rep, cards))
             results = self._then(results, lambda st, rep: self._resolve(st, phase, "after", after, [], rep))
         out = []
         for st, report in results:
@@ -128,6 +129,8 @@ class Player:
 
     def _moment(self, u: BoundUse, phase: Phase) -> str:
         ability = self.sc.ability_by_key[u.ability]
+        if ability.is_card and not ability.phases:
+            return "vote"  # a last-move card is played at the vote that draws it
         for ref in ability.phases:
             if ref.phase.key == phase.kind and ref.moment == "after":
                 return "after"
@@ -143,7 +146,8 @@ class Player:
         """Fill in the acting player where the query leaves it out, and add the moderator's
         mandatory target-less abilities for this phase."""
         out = []
-        drawn = frozenset()
+        voted = {t for u in uses if u.ability is None and u.vote == "player" for t in u.targets}
+        drawn = state.drawn | voted
         for u in uses:
             if u.ability is not None and u.actor is None:
                 ability = self.sc.ability_by_key[u.ability]
@@ -162,7 +166,10 @@ class Player:
 
     def _problems(self, state: State, phase: Phase, uses: list[BoundUse]) -> list[Problem]:
         problems: list[Problem] = []
-        drawn = frozenset()
+        # Who may play a card: those holding one, and today's voted player, who draws one
+        # at the vote (the resolution checks that the draw happened).
+        voted = {t for u in uses if u.ability is None and u.vote == "player" for t in u.targets}
+        drawn = state.drawn | voted
         for u in uses:
             if u.ability is None:
                 continue
@@ -273,7 +280,7 @@ class Player:
 
     # -------------------------------------------------------------- the vote
 
-    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report):
+    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report, cards=()):
         day = self.sc.day
         if not votes:
             return [(state, report)]
@@ -323,7 +330,7 @@ class Player:
                     scratch.events.add(("voted", seat))
                     scratch.attacks.append(Attack(seat, "vote", "vote", None))
                     resolver._trigger(scratch, "voted", seat, "vote")
-            out.extend(self._resolve(st, phase, "vote", [], [cause], rep))
+            out.extend(self._resolve(st, phase, "vote", list(cards), [cause], rep))
         return out
 
     def _candidate_problem(self, state: State, phase: Phase, seat: int):
@@ -345,6 +352,8 @@ class Player:
     def _bookkeep(self, state: State, phase: Phase, uses: list[BoundUse], report: Report) -> None:
         for u in uses:
             ability = self.sc.ability_by_key[u.ability]
+            if ability.is_card:
+                state.drawn = state.drawn - {u.actor}  # a card is played once
             key = use_key(ability, u)
             state.uses[key] = state.uses.get(key, 0) + 1
             if u.actor is not None and u.actor in u.targets:

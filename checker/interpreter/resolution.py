@@ -256,11 +256,15 @@ class Resolver:
         ability = self.abilities[step]
         active = []
         for u in uses:
-            if any(t.timing == "immediately" for t in ability.triggers) and \
+            if not ability.is_card and any(t.timing == "immediately" for t in ability.triggers) and \
                     not any(p.phase.key == self.phase.kind for p in ability.phases) and \
                     not pending_for(sc.state, step, u.actor, self.phase) and \
                     (step, u.actor) not in sc.triggered:
                 sc.report.cancelled.append(f"{ability.display}: its trigger did not happen")
+                continue
+            if ability.is_card and u.actor not in sc.state.drawn and ("drawn", u.actor) not in sc.events \
+                    and ("voted", u.actor) not in sc.events:
+                sc.report.cancelled.append(f"{ability.display} by {self.name(sc, u.actor)}: no card was drawn")
                 continue
             if (step, u.actor) in sc.cancelled_uses:
                 sc.report.cancelled.append(f"{ability.display} by {self.name(sc, u.actor)}: cancelled")
@@ -495,6 +499,7 @@ class Resolver:
             sc.strict.append(("stay", seat, None, src, overrides))
         elif v == "draw":
             sc.events.add(("drawn", seat))
+            st.drawn = st.drawn | {seat}
             sc.report.changes.append(f"{self.name(sc, seat)} draws a card")
 
     def _item(self, key: str, variant: str | None = None) -> str:

@@ -150,8 +150,10 @@ def answer_json(answer: Answer, names: Names) -> dict:
     }
 
 
-def render_json(answers: list[tuple[Answer, Names]], failures=()) -> str:
+def render_json(answers: list[tuple[Answer, Names]], failures=(), gaps=()) -> str:
     data = {"version": 1, "answers": [answer_json(a, n) for a, n in answers]}
     if failures:
         data["expectations_failed"] = list(failures)
+    if gaps:
+        data["known_gaps"] = list(gaps)
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

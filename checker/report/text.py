@@ -37,6 +37,9 @@ def render(results: list[FileResult]) -> str:
             for rel in f.related:
                 rwhere = f"{rel.span.line}:{rel.span.column}" if rel.span else "-"
                 lines.append(f"      {rwhere}: {rel.message}")
+            if f.witness and f.witness.get("log"):
+                lines.append("      witness (the shortest game, replayed by the interpreter):")
+                lines += [f"        {line}" for line in f.witness["log"]]
         for f in r.findings:
             errors += f.severity == "error"
             warnings += f.severity == "warning"

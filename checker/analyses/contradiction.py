@@ -1,0 +1,63 @@
+"""`contradiction`: two applicable rules conclude opposite things, neither an exception of the
+other."""
+
+from __future__ import annotations
+
+import z3
+
+from .. import registry
+from ..findings import Finding, Related
+from .encoded import Encoded
+
+
+def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+    out = []
+    seen = set()
+    rules = {r.name.key: r for r in scenario.rules}
+    for enc in encodings:
+        if enc.error:
+            out.append(enc.unsupported("whether rules contradict each other"))
+            continue
+        game = enc.game
+        pairs = []
+        for pv in game.vars:
+            for cond, seat, leave_rule, stay_rule in pv.contradictions:
+                if (leave_rule, stay_rule) not in pairs:
+                    pairs.append((leave_rule, stay_rule))
+        for pair in pairs:
+            if pair in seen:
+                continue
+
+            def goal(t, pair=pair):
+                pv = game.vars[t]
+                here = [c for c, s, a, b in pv.contradictions if (a, b) == pair]
+                if not here:
+                    return [z3.BoolVal(False, game.ctx)]
+                before = enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)
+                return [z3.Or(here), before]
+            status, t, result = enc.first(goal)
+            if status == "unknown":
+                out.append(enc.inconclusive(f"whether rules {pair[0]} and {pair[1]} clash",
+                                            f"the solver gave up ({result.reason})"))
+                continue
+            if status != "sat":
+                continue
+            w = enc.witness(result, t, f"{pair[0]} against {pair[1]}")
+            confirmed = any("contradiction" in h for o in w.answer.outcomes for h in o.holes)
+            if not confirmed:
+                out.append(enc.inconclusive(f"rules {pair[0]} and {pair[1]}",
+                                            "internal error: the solver's game did not replay"))
+                continue
+            seen.add(pair)
+            leave, stay = rules.get(pair[0]), rules.get(pair[1])
+            primary = leave or stay
+            c = registry.CODES[registry.CONTRADICTION]
+            ids = tuple(dict.fromkeys([r.id for r in (leave.cites if leave else ())] +
+                                      [r.id for r in (stay.cites if stay else ())]))
+            out.append(Finding(c.code, c.kind, c.severity,
+                               f"rule {pair[0]} says a player leaves and rule {pair[1]} says they stay, "
+                               f"and neither overrides the other (reached at {game.phases[t]}, {enc.where})",
+                               primary.span if primary else scenario.span,
+                               (Related(f"rule {pair[1]}", stay.span),) if stay and leave else (),
+                               ids, enc.witness_json(w)))
+    return out

@@ -1,0 +1,138 @@
+"""One encoded game shared by the analyses of a spec: built once per composition and bound,
+asked many questions through the solver factory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from .. import registry
+from ..encode.solver import Limits, Result, check, make_solver
+from ..encode.terms import Unsupported
+from ..encode.unroll import Game
+from ..encode.witness import Witness, extract, replay
+from ..findings import Finding, Related
+from ..model import Composition, Scenario
+
+
+@dataclass
+class Options:
+    bound: int = 2  # rounds (a day and a night) after the opening phases
+    timeout: float = 30.0
+    rlimit: int = 50_000_000
+
+
+class Encoded:
+    def __init__(self, scenario: Scenario, composition: Composition, options: Options):
+        self.sc = scenario
+        self.comp = composition
+        self.options = options
+        self.error: Unsupported | None = None
+        self.game: Game | None = None
+        try:
+            from ..interpreter.phases import start_phases
+            from ..evaluate import initial_state
+            opening = len(start_phases(scenario, initial_state(scenario, composition.seats())))
+            self.length = opening + 2 * options.bound
+            self.game = Game(scenario, composition.seats(), self.length)
+        except Unsupported as exc:
+            self.error = exc
+            return
+        self.solver = make_solver(self.game.ctx, Limits(options.timeout, options.rlimit))
+        self.solver.add(self.game.constraints)
+
+    @property
+    def where(self) -> str:
+        return f"composition {self.comp.players}, up to {self.options.bound} round" \
+               f"{'s' if self.options.bound != 1 else ''}"
+
+    def B(self, v):
+        return z3.BoolVal(v, self.game.ctx)
+
+    def clean_until(self, t: int) -> z3.BoolRef:
+        """No phase up to t leaves anything to the moderator (holes, contradictions): a
+        witness the rules decide from start to end."""
+        parts = []
+        for pv in self.game.vars[: t + 1]:
+            parts += [z3.Not(c) for c, _ in pv.undefined]
+            parts += [z3.Not(c) for c, *_ in pv.contradictions]
+            if pv.overlap is not None:
+                parts.append(z3.Not(pv.overlap))
+        return z3.And(parts) if parts else self.B(True)
+
+    def ask(self, *goal) -> Result:
+        """Whether the game can meet the goal (conditions joined by `and`)."""
+        parts = [g for item in goal for g in (item if isinstance(item, (list, tuple)) else [item])]
+        self.solver.push()
+        try:
+            self.solver.add(*parts)
+            return check(self.solver)
+        finally:
+            self.solver.pop()
+
+    def first(self, goal_at) -> tuple[str, int | None, Result | None]:
+        """The earliest phase t where goal_at(t) can hold: ("sat", t, result) with the shortest
+        game, ("unsat", None, None) within the bound, or ("unknown", None, result).
+
+        The whole bound is asked first, so a goal no game reaches costs one question; only a
+        reachable goal is narrowed down to its earliest phase."""
+        T = len(self.game.vars)
+        goals = [z3.And(*_flat(goal_at(t))) for t in range(T)]
+        overall = self.ask(z3.Or(goals))
+        if overall.status != "sat":
+            return overall.status, None, (overall if overall.status == "unknown" else None)
+        latest = next(t for t in range(T) if z3.is_true(overall.model.eval(goals[t], model_completion=True)))
+        best = (latest, overall)
+        for t in range(latest):
+            result = self.ask(goals[t])
+            if result.status == "sat":
+                best = (t, result)
+                break
+        return "sat", best[0], best[1]
+
+    def witness(self, result: Result, t: int, label: str) -> Witness:
+        w = extract(self.game, result.model, upto=t, label=label)
+        replay(self.game, w)
+        return w
+
+    def witness_json(self, w: Witness) -> dict:
+        return witness_json(w, self.sc, self.game.seats)
+
+    def inconclusive(self, what: str, reason: str, span=None) -> Finding:
+        c = registry.CODES[registry.INCONCLUSIVE]
+        return Finding(c.code, c.kind, c.severity, f"{what} ({self.where}): {reason}",
+                       span or self.sc.span)
+
+    def unsupported(self, what: str) -> Finding:
+        exc = self.error
+        return Finding(registry.INCONCLUSIVE, "inconclusive", "error",
+                       f"{what} could not be checked: the Z3 encoding does not support {exc} yet",
+                       exc.span or self.sc.span)
+
+
+def _flat(goal):
+    return [g for item in (goal if isinstance(goal, (list, tuple)) else [goal])
+            for g in (item if isinstance(item, (list, tuple)) else [item])]
+
+
+def witness_json(w: Witness, scenario: Scenario | None = None, seats=None) -> dict:
+    """The witness for a finding: the script, the choices per phase, and the moderator's log
+    of its replay through the interpreter (first outcome), in the scenario's own names."""
+    data = w.to_json()
+    if w.answer is not None:
+        data["replay"] = {"verdict": w.answer.verdict,
+                          "winners": [o.winner for o in w.answer.outcomes]}
+        if scenario is not None and w.answer.outcomes:
+            from ..report.answer import Names, phase_lines
+            names = Names(scenario, seats)
+            log = []
+            for report in w.answer.outcomes[0].reports:
+                log.append(f"{report.phase}:")
+                log += [f"  {line}" for line in phase_lines(names, report, seats)]
+            data["log"] = log
+    return data
+
+
+def related(spans) -> tuple[Related, ...]:
+    return tuple(Related(msg, span) for msg, span in spans)

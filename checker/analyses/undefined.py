@@ -1,0 +1,63 @@
+"""`undefined`: a reachable situation where the rules decide nothing for what must be decided."""
+
+from __future__ import annotations
+
+import z3
+
+from .. import registry
+from ..findings import Finding
+from .encoded import Encoded
+
+
+def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+    out = []
+    seen: set[str] = set()
+    for enc in encodings:
+        if enc.error:
+            out.append(enc.unsupported("whether the rules leave a situation undecided"))
+            continue
+        game = enc.game
+        reasons = []
+        for pv in game.vars:
+            for cond, why in pv.undefined:
+                if why not in reasons:
+                    reasons.append(why)
+        for why in reasons:
+            if why in seen:
+                continue
+
+            def goal(t, why=why):
+                pv = game.vars[t]
+                here = [c for c, w in pv.undefined if w == why]
+                if not here:
+                    return [z3.BoolVal(False, game.ctx)]
+                before = enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)
+                return [z3.Or(here), before]
+            status, t, result = enc.first(goal)
+            if status == "unknown":
+                out.append(enc.inconclusive(f"whether '{why}' can happen", f"the solver gave up ({result.reason})"))
+                continue
+            if status != "sat":
+                continue
+            w = enc.witness(result, t, why)
+            if w.answer.verdict not in ("undefined", "ambiguous"):
+                out.append(enc.inconclusive(f"'{why}'", "internal error: the solver's game did not replay"))
+                continue
+            seen.add(why)
+            c = registry.CODES[registry.UNDEFINED]
+            span, rules = _where(scenario, why)
+            out.append(Finding(c.code, c.kind, c.severity,
+                               f"the rules do not decide {why} (reached at {game.phases[t]}, {enc.where})",
+                               span, rules=rules, witness=enc.witness_json(w)))
+    return out
+
+
+def _where(scenario, why: str):
+    """The spec line behind a hole, from its description."""
+    for a in scenario.abilities:
+        if why.startswith(a.display + ":"):
+            return a.span, tuple(dict.fromkeys(r.id for r in a.clause_cites + a.cites))
+    if "quorum" in why or "tie" in why:
+        day = scenario.day
+        return day.span, tuple(r.id for r in day.vote_cites)
+    return scenario.span, ()

@@ -1,0 +1,49 @@
+"""The one place solvers are made and asked: fixed seed, time limit and resource limit, and a
+three-valued answer. `unknown` is never read as "no problem found"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+DEFAULT_TIMEOUT = 30.0  # seconds per question
+DEFAULT_RLIMIT = 50_000_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    timeout: float = DEFAULT_TIMEOUT
+    rlimit: int = DEFAULT_RLIMIT
+    seed: int = 0
+
+
+@dataclass
+class Result:
+    status: str  # sat, unsat, unknown
+    model: z3.ModelRef | None
+    reason: str | None  # why unknown: the limit hit
+    seconds: float
+
+
+def make_solver(ctx: z3.Context, limits: Limits) -> z3.Solver:
+    # A fresh context per question keeps answers and timings independent of earlier calls.
+    solver = z3.SolverFor("QF_LIA", ctx=ctx)
+    solver.set("timeout", int(limits.timeout * 1000))
+    solver.set("rlimit", limits.rlimit)
+    solver.set("random_seed", limits.seed)
+    return solver
+
+
+def check(solver: z3.Solver, *assumptions) -> Result:
+    import time
+
+    start = time.perf_counter()
+    answer = solver.check(*assumptions)
+    seconds = time.perf_counter() - start
+    if answer == z3.sat:
+        return Result("sat", solver.model(), None, seconds)
+    if answer == z3.unsat:
+        return Result("unsat", None, None, seconds)
+    reason = solver.reason_unknown() or "unknown"
+    return Result("unknown", None, reason, seconds)

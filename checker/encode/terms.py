@@ -1,0 +1,383 @@
+"""Compiling spec expressions to Z3 terms over one phase's state and events.
+
+Every value is an integer or a boolean term: seats, roles, sides, kinds, item variants and
+setting options are numbered (see `Ids`). A set of players is a `Seats` value: for each seat,
+the condition under which it is a member.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from .. import ast
+from ..model import BUILTIN_KINDS, Scenario
+
+
+class Unsupported(Exception):
+    """A construct the encoding does not cover yet: the analysis reports `inconclusive`."""
+
+    def __init__(self, message: str, span=None):
+        super().__init__(message)
+        self.span = span
+
+
+class Ids:
+    """The numbering of everything a term can denote."""
+
+    def __init__(self, scenario: Scenario):
+        self.roles = [r.key for r in scenario.roles]
+        self.sides = [s.key for s in scenario.sides]
+        self.kinds = [k.name.key for k in scenario.kinds] + list(BUILTIN_KINDS)
+        self.items = [i.name.key for i in scenario.items]
+        self.variants = {i.name.key: [v.key for v, _ in i.variants] for i in scenario.items}
+        options: dict[str, None] = {}
+        for s in scenario.settings:
+            for o in s.options:
+                options.setdefault(o.key, None)
+        for a in scenario.abilities:
+            for c in a.choices:
+                if c.kind == "option":
+                    for n in c.names:
+                        options.setdefault(n.key, None)
+        self.options = list(options)
+        self.all_variants = list(dict.fromkeys(v for vs in self.variants.values() for v in vs))
+
+    def constant(self, key: str) -> int | None:
+        """The number of a role, side, kind, variant or option named by key."""
+        for table in (self.roles, self.sides, self.kinds, self.all_variants, self.options):
+            if key in table:
+                return table.index(key)
+        return None
+
+    def value(self, kind: str, key: str | None) -> int:
+        if key is None:
+            return -1
+        table = {"role": self.roles, "side": self.sides, "variant": self.all_variants,
+                 "option": self.options, "kind": self.kinds}[kind]
+        return table.index(key)
+
+
+@dataclass
+class Seats:
+    """A set of players: member[s] is when seat s belongs."""
+
+    member: list
+
+    def contains(self, seat) -> z3.BoolRef:
+        if isinstance(seat, int):
+            return self.member[seat]
+        return z3.Or([z3.And(seat == i, m) for i, m in enumerate(self.member)])
+
+
+class Events:
+    """Event conditions, gathered as lists and joined once: building a long chain of `Or`s
+    one disjunct at a time is what made the encoding slow."""
+
+    def __init__(self, ctx, initial=None):
+        self.ctx = ctx
+        self.parts: dict = {}
+        self.cache: dict = {}
+        for key, cond in (initial or {}).items():
+            self.add(key, cond)
+
+    def add(self, key, cond) -> None:
+        if z3.is_false(cond):
+            return
+        self.parts.setdefault(key, []).append(cond)
+        self.cache.pop(key, None)
+
+    def get(self, key, default=None):
+        if key not in self.parts:
+            return default if default is not None else z3.BoolVal(False, self.ctx)
+        if key not in self.cache:
+            parts = self.parts[key]
+            self.cache[key] = parts[0] if len(parts) == 1 else z3.Or(parts)
+        return self.cache[key]
+
+    def keys(self):
+        return self.parts.keys()
+
+    def copy(self) -> "Events":
+        out = Events(self.ctx)
+        out.parts = {k: list(v) for k, v in self.parts.items()}
+        return out
+
+    def __iter__(self):
+        return iter(self.parts)
+
+
+class View:
+    """What an expression sees: a state (dict of term tables), events, settings, bindings."""
+
+    def __init__(self, enc, state, events, env):
+        self.enc = enc
+        self.state = state
+        self.events = events
+        self.env = env
+
+    def with_env(self, **more):
+        return View(self.enc, self.state, self.events, {**self.env, **more})
+
+
+def pick(seat, values):
+    """values[seat] for a symbolic seat, as an If-chain."""
+    if isinstance(seat, int):
+        return values[seat]
+    out = values[-1]
+    for i in range(len(values) - 2, -1, -1):
+        out = z3.If(seat == i, values[i], out)
+    return out
+
+
+class Compiler:
+    def __init__(self, enc):
+        self.enc = enc
+        self.sc: Scenario = enc.sc
+        self.ids: Ids = enc.ids
+        self.ctx = enc.ctx
+        self.n = len(enc.seats)
+        self.setting_keys = {s.name.key: s for s in self.sc.settings}
+        self.memory_keys = {m.name.key: m for m in self.sc.memories}
+
+    def B(self, value: bool):
+        return z3.BoolVal(value, self.ctx)
+
+    def I(self, value: int):
+        return z3.IntVal(value, self.ctx)
+
+    # -------------------------------------------------------------- groups
+
+    def in_group(self, view: View, key: str, seat: int):
+        """Whether seat belongs to a side (as counted for wins) or has a role."""
+        st = view.state
+        if key == "all":
+            return self.B(True)
+        if key in self.ids.sides:
+            side = self.ids.sides.index(key)
+            counted = []
+            for r in self.sc.roles:
+                rid = self.ids.roles.index(r.key)
+                if r.counts_as is None:
+                    counted.append(z3.And(st["role"][seat] == rid, st["side"][seat] == side))
+                elif r.counts_as == key:
+                    counted.append(st["role"][seat] == rid)
+            return z3.Or(counted) if counted else self.B(False)
+        return st["role"][seat] == self.ids.roles.index(key)
+
+    # -------------------------------------------------------------- values
+
+    def value(self, e, view: View):
+        if isinstance(e, ast.Num):
+            return self.I(e.value)
+        if isinstance(e, ast.Bool):
+            return self.B(e.value)
+        if isinstance(e, ast.Str):
+            raise Unsupported("text values", e.span)
+        if isinstance(e, ast.Ref):
+            return self.ref(e, view)
+        if isinstance(e, ast.Attr):
+            return self.attr(e, view)
+        if isinstance(e, ast.Not):
+            return z3.Not(self.value(e.operand, view))
+        if isinstance(e, ast.BinOp):
+            left, right = self.value(e.left, view), self.value(e.right, view)
+            return {"and": lambda: z3.And(left, right), "or": lambda: z3.Or(left, right),
+                    "+": lambda: left + right, "-": lambda: left - right,
+                    "*": lambda: left * right}[e.op]()
+        if isinstance(e, ast.Compare):
+            return self.compare(e, view)
+        if isinstance(e, ast.SetLit):
+            items = [self.value(i, view) for i in e.items]
+            return ("set", items)
+        if isinstance(e, ast.Count):
+            return z3.Sum([z3.If(self.value(e.cond, view.with_env(**{e.var.key: s})), self.I(1), self.I(0))
+                           for s in range(self.n)])
+        if isinstance(e, ast.ByTable):
+            subject = self.value(e.subject, view)
+            result = self.I(0)
+            rows = []
+            for case in reversed(e.cases):
+                v = self.value(case.value, view)
+                if case.low is None:
+                    result = v
+                    rows.append(self.B(True))
+                else:
+                    row = z3.And(subject >= case.low, subject <= case.high)
+                    rows.append(row)
+                    result = z3.If(row, v, result)
+            self._no_row(view, rows)
+            return result
+        if isinstance(e, ast.Cases):
+            result = self.I(0)
+            rows = []
+            for arm in reversed(e.arms):
+                v = self.value(arm.value, view)
+                if arm.cond is None:
+                    result = v
+                    rows.append(self.B(True))
+                else:
+                    cond = self.value(arm.cond, view)
+                    rows.append(cond)
+                    result = z3.If(cond, v, result)
+            self._no_row(view, rows)
+            return result
+        if isinstance(e, ast.Call):
+            return self.call(e, view)
+        raise Unsupported(f"expression {type(e).__name__}", getattr(e, "span", None))
+
+    def _no_row(self, view: View, rows) -> None:
+        """A table with no row for the case at hand has no value: record when that happens."""
+        holes = view.env.get("__holes")
+        if holes is not None:
+            holes.append(z3.Not(z3.Or(rows)))
+
+    def ref(self, e: ast.Ref, view: View):
+        key = e.name.key
+        if key in view.env:
+            return view.env[key]
+        st = view.state
+        if key in self.setting_keys:
+            value = self.enc.settings[key]
+            if isinstance(value, bool):
+                return self.B(value)
+            if isinstance(value, int):
+                return self.I(value)
+            return self.I(self.ids.value("option", value))
+        if key in self.memory_keys:
+            m = self.memory_keys[key]
+            if m.type == "players":
+                return Seats(st["mset"][key])
+            if m.type == "player":
+                return st["mone"][key]
+            raise Unsupported(f"memory of type {m.type}", e.span)
+        if key == "alive" and key not in self.ids.sides:
+            return z3.Sum([z3.If(a, self.I(1), self.I(0)) for a in st["alive"]])
+        if key == "players":
+            return self.I(self.n)
+        if key == "round":
+            return self.I(view.env.get("__round", 0))
+        constant = self.ids.constant(key)
+        if constant is not None:
+            return self.I(constant)
+        raise Unsupported(f"the name '{e.name.text}' in this position", e.span)
+
+    def attr(self, e: ast.Attr, view: View):
+        seat = self.value(e.obj, view)
+        st = view.state
+        key = e.attr.key
+        if key == "alive":
+            return pick(seat, st["alive"])
+        if key == "role":
+            return pick(seat, st["role"])
+        if key == "side":
+            return pick(seat, st["side"])
+        if key == "plain":
+            plain_roles = [self.ids.roles.index(r.key) for r in self.sc.roles if r.plain]
+            return z3.Or([pick(seat, st["role"]) == r for r in plain_roles]) if plain_roles else self.B(False)
+        if key == "left_by":
+            return pick(seat, st["left_by"])
+        if key == "revealed":
+            return pick(seat, st["revealed"])
+        if key == "blocked":
+            return pick(seat, [view.events.get(("blocked", s), self.B(False)) for s in range(self.n)])
+        return pick(seat, [st["counters"][s].get(key, self.I(0)) for s in range(self.n)])
+
+    def compare(self, e: ast.Compare, view: View):
+        if e.op in ("in", "not in"):
+            member = self.member(e.left, e.right, view)
+            return member if e.op == "in" else z3.Not(member)
+        left, right = self.value(e.left, view), self.value(e.right, view)
+        return {"==": lambda: left == right, "!=": lambda: left != right, "<": lambda: left < right,
+                "<=": lambda: left <= right, ">": lambda: left > right, ">=": lambda: left >= right}[e.op]()
+
+    def member(self, item, collection, view: View):
+        value = self.value(item, view)
+        coll = self.value(collection, view)
+        if isinstance(coll, Seats):
+            return coll.contains(value)
+        if isinstance(coll, tuple) and coll[0] == "set":
+            members = []
+            for x in coll[1]:
+                if isinstance(x, Seats):
+                    members.append(x.contains(value))
+                else:
+                    members.append(value == x)
+            return z3.Or(members) if members else self.B(False)
+        raise Unsupported("`in` on this kind of value", collection.span)
+
+    def seats_of(self, value) -> Seats:
+        """A player or set of players as a set of seats."""
+        if isinstance(value, Seats):
+            return value
+        if isinstance(value, tuple) and value[0] == "set":
+            sets = [self.seats_of(v) for v in value[1]]
+            return Seats([z3.Or([s.member[i] for s in sets]) for i in range(self.n)])
+        return Seats([value == i for i in range(self.n)])
+
+    def call(self, e: ast.Call, view: View):
+        name = e.func.key
+        st = view.state
+        if name in ("alive", "left", "died"):
+            key = e.args[0].name.key if isinstance(e.args[0], ast.Ref) else None
+            if key is None:
+                raise Unsupported(f"{name}() of an expression", e.span)
+            terms = []
+            for s in range(self.n):
+                member = self.in_group(view, key, s)
+                if name == "alive":
+                    cond = z3.And(member, st["alive"][s])
+                elif name == "left":
+                    cond = z3.And(member, z3.Not(st["alive"][s]))
+                else:
+                    cond = z3.And(member, view.events.get(("left", s), self.B(False)))
+                terms.append(z3.If(cond, self.I(1), self.I(0)))
+            return z3.Sum(terms)
+        if name in ("first", "second"):
+            seats = self.seats_of(self.value(e.args[0], view)).member
+            index = 0 if name == "first" else 1
+            # The seats in the set, lowest first: the index-th of them (-1 when absent).
+            result = self.I(-1)
+            for s in range(self.n - 1, -1, -1):
+                before = z3.Sum([z3.If(seats[j], self.I(1), self.I(0)) for j in range(s)]) if s else self.I(0)
+                result = z3.If(z3.And(seats[s], before == index), self.I(s), result)
+            return result
+        if name == "size":
+            seats = self.seats_of(self.value(e.args[0], view)).member
+            return z3.Sum([z3.If(m, self.I(1), self.I(0)) for m in seats])
+        if name in ("holds", "item_variant"):
+            seat = self.value(e.args[0], view)
+            item = e.args[1].name.key
+            values = [st["items"][(item, s)] for s in range(self.n)]
+            held = pick(seat, values)
+            return held >= 0 if name == "holds" else held
+        if name == "linked":
+            return pick(self.value(e.args[0], view), st["links"])
+        if name in ("used", "uses"):
+            raise Unsupported(f"{name}()", e.span)
+        if name == "leaves":
+            raise Unsupported("rules that depend on who leaves (leaves())", e.span)
+        # Event predicates.
+        args = []
+        for a in e.args:
+            if isinstance(a, ast.Ref) and a.name.key not in view.env and \
+                    (self.ids.constant(a.name.key) is not None or a.name.key in self.sc.ability_by_key
+                     or a.name.key in ("block", "inquire", "convert", "kill", "any")):
+                args.append(("const", a.name.key))
+            else:
+                args.append(("term", self.value(a, view)))
+        if name in ("kill", "save", "protect", "block", "inquire", "voted", "blocked", "attacked_by", "targeted"):
+            seat = args[0][1]
+            rest = tuple(v for kind, v in args[1:])
+            if name == "attacked_by":
+                other = args[1][1]
+                return z3.Or([z3.And(pick(seat, [self.I(i) for i in range(self.n)]) == i,
+                                     pick(other, [self.I(j) for j in range(self.n)]) == j,
+                                     view.events.get((name, i, j), self.B(False)))
+                              for i in range(self.n) for j in range(self.n)])
+            options = [z3.And(seat == i, view.events.get((name, i) + rest, self.B(False)))
+                       if not isinstance(seat, int) else view.events.get((name, i) + rest, self.B(False))
+                       for i in range(self.n) if not isinstance(seat, int) or seat == i]
+            return z3.Or(options) if options else self.B(False)
+        raise Unsupported(f"the function {e.func.text}()", e.span)

@@ -1,0 +1,1037 @@
+"""The game unrolled over a bounded number of phases, as Z3 constraints.
+
+It follows the interpreter step by step (interpreter/resolution.py and play.py): the same
+legality, the same three stages of a resolution, the same rules-with-exceptions deciding
+exits, the same vote and win checks. Tests hold the two to agreement on generated games.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import z3
+
+from .. import ast
+from ..evaluate import State, initial_state
+from ..interpreter.phases import Phase, matches, sequence
+from ..interpreter.resolution import STATE_WRITES, _flat, _has_exit, _is_blocking_effects, _rule_at
+from ..model import Ability, Scenario
+from .terms import Compiler, Events, Ids, Seats, Unsupported, View, pick
+
+NONE = -1
+
+
+@dataclass(eq=False)
+class Use:
+    """One possible use in one phase: an ability by one actor (a seat, or -1 for a team or
+    the moderator), with its choice variables."""
+
+    ability: Ability
+    key: int  # actor key as in the interpreter's use_key: seat, or -1
+    used: z3.BoolRef
+    actor: z3.ArithRef | int | None  # the acting seat (a term for teams), None for the moderator
+    targets: list  # target seat terms
+    count: z3.ArithRef | None  # how many of `targets` are chosen
+    values: dict  # choice binding -> term
+    moment: str | None
+    env: dict | None = None
+
+
+@dataclass
+class PhaseVars:
+    phase: Phase
+    uses: list[Use] = field(default_factory=list)
+    vote_kind: z3.ArithRef | None = None  # 0 nobody, 1 a player, 2 a tie the rules leave open
+    vote_target: z3.ArithRef | None = None
+    tie: tuple = ()  # the two tied players, when vote_kind is 2
+    order: z3.ArithRef | None = None
+    perms: list = field(default_factory=list)
+    undefined: list = field(default_factory=list)  # (condition, why)
+    contradictions: list = field(default_factory=list)  # (condition, seat, leave rule, stay rule)
+    overlap: z3.BoolRef | None = None
+    winner: z3.ArithRef | None = None
+    leaves: list = field(default_factory=list)  # per pass: [leave[s]]
+    active: z3.BoolRef | None = None
+    choice_free: list = field(default_factory=list)
+    rule_hits: list = field(default_factory=list)  # (rule name, applies)
+
+
+class Game:
+    """`length` phases of one composition, with settings fixed."""
+
+    def __init__(self, scenario: Scenario, seats: tuple[str, ...], length: int,
+                 settings: dict | None = None, ctx: z3.Context | None = None,
+                 symmetry: bool = True, start: State | None = None, first_phase: int = 0):
+        self.sc = scenario
+        self.seats = seats
+        self.n = len(seats)
+        self.ctx = ctx or z3.Context()
+        self.ids = Ids(scenario)
+        state0 = start if start is not None else initial_state(scenario, seats, settings)
+        self.settings = dict(state0.settings)
+        self.compiler = Compiler(self)
+        self.constraints: list = []
+        self.counter_names = sorted({c.key for r in scenario.roles for c in r.counters})
+        all_phases = sequence(scenario, state0, first_phase + length)
+        self.phases = all_phases[first_phase:first_phase + length]
+        self._check_supported()
+        self.states = [self._state_vars(0)]
+        self._init(self.states[0], state0)
+        self.vars: list[PhaseVars] = []
+        for t, phase in enumerate(self.phases):
+            nxt = self._state_vars(t + 1)
+            self.states.append(nxt)
+            self.vars.append(self._phase(t, phase, self.states[t], nxt))
+        if symmetry and start is None:
+            self._break_symmetry()
+
+    # -------------------------------------------------------------- basics
+
+    def B(self, v):
+        return z3.BoolVal(v, self.ctx)
+
+    def I(self, v):
+        return z3.IntVal(v, self.ctx)
+
+    def bool(self, name):
+        return z3.Bool(name, self.ctx)
+
+    def int(self, name):
+        return z3.Int(name, self.ctx)
+
+    def add(self, c):
+        self.constraints.append(c)
+
+    def _check_supported(self) -> None:
+        sc = self.sc
+        for a in sc.abilities:
+            if a.is_card:
+                raise Unsupported("last-move cards", a.span)
+            for e in _flat(a.effects):
+                if e.verb in ("draw", "cancel"):
+                    raise Unsupported(f"the effect `{e.verb}`", e.span)
+            if any(isinstance(e, ast.AfterEffect) for e in _walk_effects(a.effects)):
+                raise Unsupported("delayed effects (`after N …`)", a.span)
+            if _is_blocking_effects(a.effects) and any(
+                    not (e.verb in ("block", "unblock", "nothing") or
+                         (e.verb == "protect" and all(n.key == "block" for n in e.names)))
+                    for e in _flat(a.effects)):
+                raise Unsupported("an ability that blocks and does something else", a.span)
+            for lim in a.limits:
+                if lim.kind == "count" and not lim.on_self and lim.per.key != "game" and lim.count > 1:
+                    raise Unsupported("more than one use per phase", lim.span)
+        for r in sc.roles:
+            if r.side_choices:
+                raise Unsupported("sides chosen in play", r.span)
+        for rule in sc.rules:
+            if any(isinstance(e, ast.AfterEffect) for e in _walk_effects(rule.then)):
+                raise Unsupported("delayed effects in rules", rule.span)
+        if sc.phases is None:
+            raise Unsupported("a scenario without `phases`", sc.span)
+
+    # -------------------------------------------------------------- state
+
+    def _state_vars(self, t: int) -> dict:
+        sc, n = self.sc, self.n
+        p = f"t{t}_"
+        st = {
+            "alive": [self.bool(f"{p}alive{s}") for s in range(n)],
+            "role": [self.int(f"{p}role{s}") for s in range(n)],
+            "side": [self.int(f"{p}side{s}") for s in range(n)],
+            "left_by": [self.int(f"{p}leftby{s}") for s in range(n)],
+            "revealed": [self.bool(f"{p}revealed{s}") for s in range(n)],
+            "links": [self.int(f"{p}link{s}") for s in range(n)],
+            "counters": [{c: self.int(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
+            "items": {(i.name.key, s): self.int(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
+            "mset": {m.name.key: [self.bool(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
+                     for m in sc.memories if m.type == "players"},
+            "mone": {m.name.key: self.int(f"{p}mone_{m.name.key}") for m in sc.memories if m.type == "player"},
+            "uses": {}, "self_uses": {}, "last": {}, "pending": {},
+            "winner": self.int(f"{p}winner"),
+        }
+        for a in sc.abilities:
+            for key in self._actor_keys(a):
+                st["uses"][(a.key, key)] = self.int(f"{p}uses_{a.key}_{key}")
+                st["self_uses"][(a.key, key)] = self.int(f"{p}selfuses_{a.key}_{key}")
+                for kind in {r.phase.key for r in a.phases}:
+                    st["last"][(a.key, key, kind)] = [self.bool(f"{p}last_{a.key}_{key}_{kind}_{s}") for s in range(n)]
+            for trig in a.triggers:
+                if trig.timing == "next":
+                    for s in range(n):
+                        st["pending"][(a.key, s, trig.timing_phase.key)] = self.bool(f"{p}pend_{a.key}_{s}_{trig.timing_phase.key}")
+        return st
+
+    def _init(self, st: dict, state0: State) -> None:
+        ids = self.ids
+        for s in range(self.n):
+            self.add(st["alive"][s] == state0.alive[s])
+            self.add(st["role"][s] == ids.roles.index(state0.roles[s]))
+            self.add(st["side"][s] == ids.value("side", state0.sides[s]))
+            self.add(st["left_by"][s] == ids.value("kind", state0.left_by[s]))
+            self.add(st["revealed"][s] == (s in state0.revealed))
+            self.add(st["links"][s] == state0.links.get(s, NONE))
+            for c in self.counter_names:
+                self.add(st["counters"][s][c] == state0.counters[s].get(c, 0))
+        for (item, s), var in st["items"].items():
+            variant = state0.items.get((item, s))
+            self.add(var == (ids.value("variant", variant) if variant else NONE))
+        for m, seats in st["mset"].items():
+            members = state0.memories.get(m) or frozenset()
+            for s in range(self.n):
+                self.add(seats[s] == (s in members))
+        for m, var in st["mone"].items():
+            value = state0.memories.get(m)
+            self.add(var == (NONE if value is None else value))
+        for key, var in st["uses"].items():
+            self.add(var == state0.uses.get(key, 0))
+        for key, var in st["self_uses"].items():
+            self.add(var == state0.self_uses.get(key, 0))
+        for (a, k, kind), seats in st["last"].items():
+            for s in range(self.n):
+                self.add(z3.Not(seats[s]) if not state0.last_targets.get((a, k)) else
+                         seats[s] == (state0.last_targets[(a, k)][0][0] == kind and s in state0.last_targets[(a, k)][1]))
+        for (a, s, kind), var in st["pending"].items():
+            self.add(var == ((a, s, kind) in state0.pending))
+        self.add(st["winner"] == NONE)
+
+    def _actor_keys(self, a: Ability) -> list[int]:
+        """The seats that can ever use an ability: those dealt one of its roles, or any seat
+        when some effect converts players to one of them (or the ability follows an item)."""
+        if a.actor is None or a.actor.kind in ("team", "moderator"):
+            return [NONE]
+        if a.actor.kind != "role":
+            return list(range(self.n))
+        roles = {r.key for r in (a.actor.roles or (a.actor.name,))}
+        if roles & self._convert_targets():
+            return list(range(self.n))
+        return [s for s, role in enumerate(self.seats) if role in roles]
+
+    def _convert_targets(self) -> set[str]:
+        if not hasattr(self, "_converts"):
+            effects = [e for a in self.sc.abilities for e in _flat(a.effects)]
+            effects += [e for r in self.sc.rules for e in _flat(r.then)]
+            self._converts = {e.name.key for e in effects if e.verb == "convert"}
+        return self._converts
+
+    # -------------------------------------------------------------- one phase
+
+    def _phase(self, t: int, phase: Phase, S: dict, S2: dict) -> PhaseVars:
+        pv = PhaseVars(phase)
+        pv.active = S["winner"] == NONE
+        view0 = View(self, S, Events(self.ctx), {"__round": phase.number if phase.kind in ("day", "night") else 0,
+                                   "__holes": []})
+        moments = [None] if phase.is_night else ["before", "after"]
+        for moment in moments:
+            for a in self.sc.abilities:
+                if not self._usable_in(a, phase, moment):
+                    continue
+                for key in self._actor_keys(a):
+                    pv.uses.append(self._use_vars(t, a, key, moment, S, phase))
+        for u in pv.uses:
+            self.add(z3.Implies(u.used, pv.active))
+            self._legal(u, pv, S, phase, view0)
+        self._team_once(pv)
+        if phase.kind == "day" and self.sc.day is not None and self.sc.day.vote is not None:
+            pv.vote_kind = self.int(f"t{t}_votekind")
+            pv.vote_target = self.int(f"t{t}_votetarget")
+            pv.tie = (self.int(f"t{t}_tie0"), self.int(f"t{t}_tie1"))
+            self._vote_legal(pv, S, phase, view0)
+        cur = S
+        events_all: dict = {}
+        if phase.is_night:
+            cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, events_all)
+        else:
+            cur = self._pass(t, "b", pv, cur, [u for u in pv.uses if u.moment == "before"], None, events_all)
+            if pv.vote_kind is not None:
+                cur = self._pass(t, "v", pv, cur, [], pv, events_all)
+            cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"], None, events_all)
+        for flag in view0.env["__holes"]:
+            pv.undefined.append((flag, "a table with no row for this case"))
+        cur = self._bookkeep(pv, S, cur, phase)
+        winner, overlap = self._wins(cur, phase, pv)
+        cur = dict(cur)
+        cur["winner"] = winner
+        pv.winner = winner
+        pv.overlap = overlap
+        self._equate(S2, cur, S, pv.active)
+        return pv
+
+    def _usable_in(self, a: Ability, phase: Phase, moment) -> bool:
+        for ref in a.phases:
+            if matches(ref, phase, moment):
+                return True
+        for trig in a.triggers:
+            if trig.timing == "next" and trig.timing_phase.key == phase.kind and moment in (None, "before"):
+                return True
+            if trig.timing == "immediately" and moment in (None, "before"):
+                return True
+        return False
+
+    def _max_targets(self, a: Ability) -> int:
+        def bound(e):
+            if isinstance(e, ast.Num):
+                return e.value
+            if isinstance(e, ast.Cases):
+                return max(bound(arm.value) for arm in e.arms)
+            if isinstance(e, ast.ByTable):
+                return max(bound(c.value) for c in e.cases)
+            raise Unsupported("a number of targets that is not a number or a table", e.span)
+        return bound(a.target_count) if a.target_count is not None else 0
+
+    def _use_vars(self, t, a: Ability, key: int, moment, S, phase) -> Use:
+        p = f"t{t}_{a.key}_{key}_"
+        used = self.bool(p + "used")
+        actor = None
+        if a.actor is not None and a.actor.kind == "team":
+            actor = self.int(p + "actor")
+        elif key != NONE:
+            actor = key
+        targets = [self.int(p + f"tgt{j}") for j in range(self._max_targets(a))]
+        count = self.int(p + "count") if a.target_count is not None else None
+        values = {c.binds.key: self.int(p + f"val_{c.binds.key}") for c in a.choices}
+        return Use(a, key, used, actor, targets, count, values, moment)
+
+    # -------------------------------------------------------------- legality
+
+    def env_of(self, u: Use) -> dict:
+        if u.env is not None:
+            return u.env
+        env = {"actor": u.actor if u.actor is not None else self.I(NONE)}
+        if u.targets:
+            env["target"] = u.targets[0]
+            env["targets"] = Seats([z3.Or([z3.And(j < u.count, tj == s) for j, tj in enumerate(u.targets)])
+                                    for s in range(self.n)])
+        env.update(u.values)
+        u.env = env
+        return env
+
+    def _team(self, a: Ability):
+        key = a.for_team or (a.actor.name.key if a.actor and a.actor.kind == "team" else None)
+        return next((t for t in self.sc.teams if t.key == key), None)
+
+    def _member(self, team, S, s):
+        ids = self.ids
+        conds = []
+        if team.members_side:
+            conds.append(S["side"][s] == ids.sides.index(team.members_side))
+        for r in team.members:
+            conds.append(S["role"][s] == ids.roles.index(r))
+        return z3.Or(conds) if conds else self.B(False)
+
+    def _decider(self, team, S):
+        """(decider exists, allowed(seat)) for a team, as in legal.team_decider."""
+        ids = self.ids
+        living = [z3.And(self._member(team, S, s), S["alive"][s]) for s in range(self.n)]
+        leader_alive = []
+        allowed_by_leader = []
+        for leader in team.leaders:
+            rid = ids.roles.index(leader)
+            has = [z3.And(living[s], S["role"][s] == rid) for s in range(self.n)]
+            leader_alive.append(z3.Or(has))
+            # The lowest seat with this leader's role, when no earlier leader is alive.
+            first = [z3.And(has[s], *[z3.Not(has[j]) for j in range(s)]) for s in range(self.n)]
+            allowed_by_leader.append(first)
+        any_leader = z3.Or(leader_alive) if leader_alive else self.B(False)
+        fallback = not team.leaders or team.leader_fallback
+        exists = z3.Or(any_leader, z3.Or(living)) if fallback else any_leader
+
+        def allowed(seat_index):
+            options = []
+            for i, first in enumerate(allowed_by_leader):
+                earlier = [z3.Not(x) for x in leader_alive[:i]]
+                options.append(z3.And(*earlier, leader_alive[i], first[seat_index]))
+            if fallback:
+                options.append(z3.And(z3.Not(any_leader), living[seat_index]))
+            return z3.Or(options) if options else self.B(False)
+        return exists, allowed
+
+    def _legal(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+        a = u.ability
+        c = self.compiler
+        conds = []
+        ids = self.ids
+        n = self.n
+        pending = [S["pending"][(a.key, s, phase.kind)] for s in range(n)
+                   if (a.key, s, phase.kind) in S["pending"]]
+        in_phase = any(matches(ref, phase, u.moment if phase.is_day else None) for ref in a.phases)
+        immediate = [t for t in a.triggers if t.timing == "immediately"]
+        trigger_ok = self._trigger_possible(u, pv, immediate) if immediate else self.B(False)
+        pend = S["pending"].get((a.key, u.key, phase.kind), self.B(False)) if u.key != NONE else self.B(False)
+        conds.append(z3.Or(self.B(in_phase), pend, trigger_ok))
+        if a.actor is not None and a.actor.kind == "role":
+            roles = [ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))] \
+                if a.actor.roles else [ids.roles.index(a.actor.name.key)]
+            conds.append(z3.Or([S["role"][u.key] == r for r in roles]))
+            conds.append(z3.Or(S["alive"][u.key], pend, trigger_ok))
+        elif a.actor is not None and a.actor.kind == "team":
+            team = self._team(a)
+            exists, allowed = self._decider(team, S)
+            conds.append(exists)
+            conds.append(z3.And(u.actor >= 0, u.actor < n))
+            conds.append(z3.Or([z3.And(u.actor == s, allowed(s)) for s in range(n)]))
+        elif a.actor is not None and a.actor.kind == "holder":
+            conds.append(S["items"][(a.actor.name.key, u.key)] >= 0)
+            conds.append(S["alive"][u.key])
+        if a.for_team and u.key != NONE:
+            conds.append(self._member(self._team(a), S, u.key))
+        env = self.env_of(u)
+        holes: list = []
+        view = View(self, S, Events(self.ctx), {**env, "__holes": holes})
+        for choice in a.choices:
+            v = u.values[choice.binds.key]
+            size = {"role": len(ids.roles), "side": len(ids.sides)}.get(choice.kind)
+            if choice.kind == "variant":
+                allowed = [ids.value("variant", x) for x in ids.variants[choice.names[0].key]]
+                conds.append(z3.Or([v == x for x in allowed]))
+            elif choice.kind == "option":
+                conds.append(z3.Or([v == ids.value("option", nm.key) for nm in choice.names]))
+            elif choice.kind == "player":
+                conds.append(z3.And(v >= 0, v < n))
+            else:
+                conds.append(z3.And(v >= 0, v < size))
+        if a.target_count is not None:
+            count = c.value(a.target_count, view)
+            if a.target_up_to:
+                conds.append(z3.And(u.count >= 1, u.count <= count))
+            else:
+                conds.append(u.count == count)
+            for j, tj in enumerate(u.targets):
+                chosen = j < u.count
+                conds.append(z3.Implies(chosen, z3.And(tj >= 0, tj < n)))
+                conds.append(z3.Implies(z3.Not(chosen), tj == NONE))
+                for i in range(j):
+                    conds.append(z3.Implies(chosen, tj != u.targets[i]))
+                if a.target_filter is not None:
+                    ok = c.value(a.target_filter, view.with_env(target=tj))
+                    conds.append(z3.Implies(chosen, ok))
+        for cond in a.conditions:
+            conds.append(c.value(cond, view))
+        for hole in holes:
+            pv.undefined.append((z3.And(u.used, hole), f"{a.display}: a table with no row for this case"))
+        ukey = (a.key, u.key)
+        targets_set = env.get("targets")
+        for lim in a.limits:
+            if lim.kind == "no_repeat":
+                last = S["last"].get((a.key, u.key, phase.kind))
+                if last is not None and targets_set is not None:
+                    conds.append(z3.Not(z3.Or([z3.And(last[s], targets_set.member[s]) for s in range(n)])))
+                continue
+            if lim.on_self:
+                if targets_set is not None and u.actor is not None:
+                    on_self = targets_set.contains(u.actor)
+                    conds.append(z3.Implies(on_self, S["self_uses"][ukey] < lim.count))
+                continue
+            if lim.per.key == "game":
+                conds.append(S["uses"][ukey] < lim.count)
+        self.add(z3.Implies(u.used, z3.And(conds)))
+
+    def _trigger_possible(self, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef:
+        """As play._can_trigger_now: another use that can attack this user (or, for
+        `on leave`, anything that can remove someone)."""
+        options = []
+        for t in triggers:
+            kinds = {n.key for n in t.by}
+            for other in pv.uses:
+                if other is u:
+                    continue
+                hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in _flat(other.ability.effects))
+                if not hits:
+                    continue
+                if t.event.key == "kill" and u.key != NONE:
+                    options.append(z3.And(other.used, z3.Or([z3.And(j < other.count, tj == u.key)
+                                                             for j, tj in enumerate(other.targets)])))
+                if t.event.key == "leave":
+                    options.append(other.used)
+        return z3.Or(options) if options else self.B(False)
+
+    def _team_once(self, pv: PhaseVars) -> None:
+        for team in self.sc.teams:
+            if not team.options:
+                continue
+            flags = [u.used for u in pv.uses if u.ability.key in team.options]
+            if len(flags) > 1:
+                self.add(z3.Sum([z3.If(f, self.I(1), self.I(0)) for f in flags]) <= 1)
+
+    def _vote_legal(self, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+        day = self.sc.day
+        k, x = pv.vote_kind, pv.vote_target
+        tie_open = day.tie not in ("no_exit", "random", "all_leave")
+        self.add(z3.Or(k == 0, k == 1, z3.And(k == 2, self.B(tie_open))))
+        self.add(z3.Implies(z3.Not(pv.active), k == 0))
+        if day.exit_mode == "required":
+            self.add(k != 0)
+        self.add(z3.Implies(k == 1, z3.And(x >= 0, x < self.n, pick(x, S["alive"]))))
+        self.add(z3.Implies(k != 1, x == NONE))
+        a, b = pv.tie
+        self.add(z3.Implies(k == 2, z3.And(a >= 0, a < b, b < self.n, pick(a, S["alive"]), pick(b, S["alive"]))))
+        for (number, flt), _ in zip(day.candidates, day.candidate_cites or [()] * len(day.candidates)):
+            if number is not None and number != phase.number:
+                continue
+            for who, kinds in ((x, (1,)), (a, (2,)), (b, (2,))):
+                ok = self.compiler.value(flt, View(self, S, Events(self.ctx), {"candidate": who, "__holes": []}))
+                self.add(z3.Implies(z3.Or([k == kd for kd in kinds]), ok))
+        if k is not None:
+            pv.undefined.append((z3.And(pv.active, k == 2), "what a tied vote does"))
+
+    # -------------------------------------------------------------- resolution
+
+    def _pass(self, t, tag, pv: PhaseVars, S: dict, uses: list[Use], vote: PhaseVars | None,
+              events_all, gate: dict | None = None) -> dict:
+        """One resolution (a night, or one moment of a day): blocking steps in every open
+        order, the other steps together, then the deaths. Returns the state after it.
+
+        Abilities triggered at once by their user's exit (`on leave by gun immediately`)
+        act in a second resolution right after this one, as in the interpreter."""
+        n = self.n
+        if gate is None:
+            gate = {}
+            later = []
+            for u in uses:
+                if self._leave_triggered(u.ability) and not any(
+                        matches(r, pv.phase, u.moment) for r in u.ability.phases):
+                    pend = S["pending"].get((u.ability.key, u.key, pv.phase.kind), self.B(False))
+                    gate[u] = pend
+                    later.append(u)
+            st = self._pass(t, tag, pv, S, uses, vote, events_all, gate)
+            if not later:
+                return st
+            fired = {}
+            for u in later:
+                fired[u] = z3.And(z3.Not(gate[u]), self._left_by_trigger(u, S, pv.leaves[-1], st))
+            return self._pass(t, tag + "2", pv, st, later, None, events_all, fired)
+        c = self.compiler
+        F = self.B(False)
+        events = Events(self.ctx)
+        ev = events.add
+
+        # ---- stage 1: blocking steps, over the orders the spec leaves open
+        blocking = sorted({u.ability.key for u in uses if _is_blocking_effects(u.ability.effects)})
+        edges = self._declared_edges(blocking)
+        perms = [p for p in itertools.permutations(blocking)
+                 if all(p.index(a) < p.index(b) for a, b in edges)]
+        blocking_rules = [r for r in self._rules_now(pv.phase, tag) if not _has_exit(r.then)
+                          and _is_blocking_effects(r.then)]
+        by_ability = {}
+        for u in uses:
+            by_ability.setdefault(u.ability.key, []).append(u)
+        for a, group in by_ability.items():
+            if a in blocking and len([u for u in group if u.key != NONE]) > 1:
+                raise Unsupported("several players using one blocking ability", group[0].ability.span)
+        results = []
+        for perm in perms:
+            blocked = [F] * n
+            shield = [F] * n
+            evs = Events(self.ctx)
+            fired: dict = {}
+
+            def fire(blocked, shield, evs, fired):
+                for rule in blocking_rules:
+                    for combo in itertools.product(range(n), repeat=len(rule.variables)):
+                        env = {v.key: s for v, s in zip(rule.variables, combo)}
+                        view = View(self, S, evs, {**env, "__holes": []})
+                        cond = c.value(rule.cond, view)
+                        for unless in rule.unless:
+                            cond = z3.And(cond, z3.Not(c.value(unless, view)))
+                        key = (rule.name.key, combo)
+                        now = z3.And(cond, z3.Not(fired.get(key, F)))
+                        fired[key] = z3.Or(fired.get(key, F), cond)
+                        for e in _flat(rule.then):
+                            for s in range(n):
+                                target = self._on(e, view, None, s)
+                                self._blocking_effect(e, z3.And(now, target), s, blocked, shield, evs)
+
+            fire(blocked, shield, evs, fired)
+            for step in perm:
+                for u in by_ability[step]:
+                    eff = u.used
+                    if u.actor is not None and u.ability.actor.kind != "moderator":
+                        eff = z3.And(eff, z3.Not(pick(u.actor, blocked)))
+                    view = View(self, S, evs.copy(), {**self.env_of(u), "__holes": []})
+                    for e, guard in self._guarded(u.ability.effects, view):
+                        for s in range(n):
+                            self._blocking_effect(e, z3.And(eff, guard, self._on(e, view, u, s)), s,
+                                                  blocked, shield, evs)
+                fire(blocked, shield, evs, fired)
+            results.append((blocked, shield, evs))
+        if len(perms) > 1:
+            order = self.int(f"t{t}_{tag}_order")
+            self.add(z3.And(order >= 0, order < len(perms)))
+            if tag in ("n", "b"):
+                pv.order = order
+                pv.perms = perms
+        else:
+            order = self.I(0)
+        blocked = [z3.Or([z3.And(order == i, r[0][s]) for i, r in enumerate(results)]) for s in range(n)]
+        keys = set().union(*[set(r[2].keys()) for r in results])
+        for key in sorted(keys, key=repr):
+            if len(results) == 1:
+                ev(key, results[0][2].get(key))
+            else:
+                ev(key, z3.Or([z3.And(order == i, r[2].get(key, F)) for i, r in enumerate(results)]))
+
+        # ---- stage 2: every other step, together, on the state the phase began with
+        frozen = events.copy()
+        attacks = []  # (kind, source, seat, cond)
+        defenses = []  # (kinds or None, seat, cond)
+        strict = []  # ("leave"|"stay", seat, kind, source, overrides, cond)
+        writes = []  # (effect, seat, cond, view, source)
+        acting = [u for u in uses if u.ability.key not in blocking]
+        acting.sort(key=lambda u: (self._is_triggered_by_kill(u.ability), u.ability.key, u.key))
+        for u in acting:
+            a = u.ability
+            eff = z3.And(u.used, gate.get(u, self.B(True)))
+            if u.actor is not None and a.actor is not None and a.actor.kind != "moderator":
+                eff = z3.And(eff, z3.Not(pick(u.actor, blocked)))
+            if self._is_triggered_by_kill(a) and not any(matches(r, pv.phase, u.moment) for r in a.phases):
+                kinds = {nm.key for tr in a.triggers for nm in tr.by}
+                hit = z3.Or([events.get(("kill", u.key, k), F) for k in (kinds or self.ids.kinds)])
+                pend = S["pending"].get((a.key, u.key, pv.phase.kind), F)
+                eff = z3.And(eff, z3.Or(hit, pend))
+            env = self.env_of(u)
+            view = View(self, S, frozen, {**env, "__holes": []})
+            ev(("used", a.key), eff)
+            for s in range(n):
+                if "targets" in env:
+                    ev(("targeted", s, a.key), z3.And(eff, env["targets"].member[s]))
+            for e, guard in self._guarded(a.effects, view):
+                g = z3.And(eff, guard)
+                v = e.verb
+                if v == "unspecified":
+                    pv.undefined.append((z3.And(pv.active, g), f"{a.display}: {e.value.value}"))
+                    continue
+                if v in ("nothing", "announce", "learn"):
+                    continue
+                if v == "win":
+                    raise Unsupported("the effect `win`", e.span)
+                for s in range(n):
+                    on = z3.And(g, self._on(e, view, u, s))
+                    if v == "kill":
+                        attacks.append((e.name.key, a.key, s, on))
+                        ev(("kill", s, e.name.key), on)
+                        if u.actor is not None:
+                            for q in range(n):
+                                ev(("attacked_by", s, q), z3.And(on, u.actor == q) if not isinstance(u.actor, int)
+                                   else (on if u.actor == q else F))
+                    elif v == "save":
+                        kinds = {nm.key for nm in e.names}
+                        defenses.append((None if (not kinds or "any" in kinds) else kinds, s, on))
+                        ev(("save", s), on)
+                    elif v == "protect":
+                        for nm in e.names:
+                            ev(("protect", s, nm.key), on)
+                            if nm.key not in ("block", "inquire", "convert"):
+                                defenses.append((None if nm.key in ("any", "kill") else {nm.key}, s, on))
+                            elif nm.key != "block":
+                                raise Unsupported(f"protection from {nm.key}", e.span)
+                    elif v == "block" or v == "unblock":
+                        raise Unsupported("a block outside the blocking steps", e.span)
+                    elif v == "inquire":
+                        ev(("inquire", s), on)
+                    elif v in ("leave", "stay"):
+                        strict.append((v, s, e.name.key if v == "leave" else None, a.key, (), on))
+                    elif v in STATE_WRITES:
+                        writes.append((e, s, on, view, a, u))
+                    else:
+                        raise Unsupported(f"the effect `{v}`", e.span)
+
+        if vote is not None:
+            k, x = vote.vote_kind, vote.vote_target
+            for s in range(n):
+                on = z3.And(vote.active, k == 1, x == s)
+                attacks.append(("vote", "vote", s, on))
+                ev(("voted", s), on)
+            # No quorum for this many alive: the vote decides nothing.
+            day = self.sc.day
+            if day.quorum is not None:
+                holes: list = []
+                c.value(day.quorum, View(self, S, Events(self.ctx), {"__holes": holes}))
+                if holes or self._quorum_gap(day.quorum, S):
+                    gap = self._quorum_gap(day.quorum, S)
+                    pv.undefined.append((z3.And(vote.active, k != 0, gap), "the vote: there is no quorum for this many players alive"))
+                    attacks = [(kd, src, s, z3.And(cond, z3.Not(gap)) if src == "vote" else cond)
+                               for kd, src, s, cond in attacks]
+
+        # ---- stage 3: deaths, by the rules
+        exit_rules = [r for r in self._rules_now(pv.phase, tag) if _has_exit(r.then)]
+        all_strict = list(strict)
+        rule_hits = []
+        for rule in exit_rules:
+            for combo in itertools.product(range(n), repeat=len(rule.variables)):
+                env = {v.key: s for v, s in zip(rule.variables, combo)}
+                view = View(self, S, events, {**env, "__holes": []})
+                cond = c.value(rule.cond, view)
+                for unless in rule.unless:
+                    cond = z3.And(cond, z3.Not(c.value(unless, view)))
+                rule_hits.append((rule, env, cond, view))
+                pv.rule_hits.append((rule.name.key, z3.And(pv.active, cond)))
+                over = tuple(nm.key for nm in rule.overrides)
+                for e in _flat(rule.then):
+                    if e.verb in ("leave", "stay"):
+                        for s in range(n):
+                            on = z3.And(cond, self._on(e, view, None, s))
+                            all_strict.append((e.verb, s, e.name.key if e.verb == "leave" else None,
+                                               rule.name.key, over, on))
+        leave = []
+        kind_of = []
+        contra_choices = []
+        for s in range(n):
+            mine = [x for x in all_strict if x[1] == s]
+            names = {x[3] for x in mine}
+
+            def overridden(x):
+                return z3.Or([y[5] for y in mine if x[3] in y[4] and y[3] != x[3] and x[3] in names]
+                             or [F])
+            live = [(x, z3.And(x[5], z3.Not(overridden(x)))) for x in mine]
+            leaves = [(x, on) for x, on in live if x[0] == "leave"]
+            blanket = z3.Or([on for x, on in live if x[0] == "stay" and not x[4]] or [F])
+            any_leave = z3.Or([on for _, on in leaves] or [F])
+
+            scoped_cache: dict = {}
+
+            def scoped(src):
+                if src not in scoped_cache:
+                    scoped_cache[src] = z3.Or([on for x, on in live if x[0] == "stay" and src in x[4]] or [F])
+                return scoped_cache[src]
+            causes = []
+            for kind, src, seat, cond in attacks:
+                if seat != s:
+                    continue
+                defended = z3.Or([dc for kinds, ds, dc in defenses if ds == s and (kinds is None or kind in kinds)] or [F])
+                causes.append((kind, z3.And(cond, z3.Not(defended), z3.Not(scoped(src)))))
+            contradiction = z3.And(any_leave, blanket, S["alive"][s])
+            choice = self.bool(f"t{t}_{tag}_contra{s}")
+            contra_choices.append((contradiction, choice))
+            if leaves:
+                stay_rule = next((x[3] for x in mine if x[0] == "stay" and not x[4]), None)
+                if stay_rule is not None:
+                    pv.contradictions.append((contradiction, s, leaves[0][0][3], stay_rule))
+            default = z3.And(z3.Not(any_leave), z3.Not(blanket), z3.Or([cc for _, cc in causes] or [F]))
+            decided = z3.Or(z3.And(any_leave, z3.Not(blanket)), default)
+            out = z3.And(S["alive"][s], z3.If(contradiction, choice, decided))
+            leave.append(out)
+            # How they leave: the first rule that says so, else the first undefeated cause.
+            kind = self.I(NONE)
+            for kd, cc in reversed(causes):
+                kind = z3.If(cc, self.I(self.ids.value("kind", kd)), kind)
+            for x, on in reversed(leaves):
+                kind = z3.If(on, self.I(self.ids.value("kind", x[2])), kind)
+            kind_of.append(kind)
+        # Contradictions are decided one at a time, as the interpreter branches on them.
+        self.add(z3.Sum([z3.If(z3.And(cnd, ch), self.I(1), self.I(0)) for cnd, ch in contra_choices]) <= 1)
+        for cnd, ch in contra_choices:
+            self.add(z3.Implies(z3.Not(cnd), z3.Not(ch)))
+        pv.leaves.append(leave)
+
+        # ---- the state after: exits, their triggers, rule side effects, stage 2's changes
+        st = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in S.items()}
+        st["counters"] = [dict(cs) for cs in S["counters"]]
+        st["alive"] = [z3.And(S["alive"][s], z3.Not(leave[s])) for s in range(n)]
+        st["left_by"] = [z3.If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
+        for s in range(n):
+            ev(("left", s), leave[s])
+        for s in range(n):
+            events_all[("left", s)] = z3.Or(events_all.get(("left", s), F), leave[s])
+        self._exit_triggers(st, S, leave, kind_of, pv, t, tag, events)
+        after = View(self, st, events, {"__holes": []})
+        for rule, env, cond, view in rule_hits:
+            others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
+            if not others:
+                continue
+            view2 = View(self, st, events, {**env, "__holes": []})
+            cond2 = c.value(rule.cond, view2)
+            for unless in rule.unless:
+                cond2 = z3.And(cond2, z3.Not(c.value(unless, view2)))
+            for e, guard in self._guarded(others, view2):
+                for s in range(n):
+                    self._write(st, e, s, z3.And(cond2, guard, self._on(e, view2, None, s)), view2, rule, None)
+        for e, s, on, view, a, u in writes:
+            self._write(st, e, s, on, view, a, u)
+        # Rules that change the state without deciding exits act once, after the deaths.
+        for rule in self._rules_now(pv.phase, tag):
+            if _has_exit(rule.then) or _is_blocking_effects(rule.then):
+                continue
+            for combo in itertools.product(range(n), repeat=len(rule.variables)):
+                env = {v.key: s for v, s in zip(rule.variables, combo)}
+                view = View(self, st, events, {**env, "__holes": []})
+                cond = c.value(rule.cond, view)
+                for unless in rule.unless:
+                    cond = z3.And(cond, z3.Not(c.value(unless, view)))
+                pv.rule_hits.append((rule.name.key, z3.And(pv.active, cond)))
+                writes_now = []
+                for e, guard in self._guarded(rule.then, view):
+                    if e.verb in ("nothing", "announce", "learn"):
+                        continue
+                    if e.verb not in STATE_WRITES:
+                        raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
+                    for s_ in range(n):
+                        writes_now.append((e, s_, z3.And(cond, guard, self._on(e, view, None, s_)), view))
+                for e, s_, on, view_ in writes_now:
+                    self._write(st, e, s_, on, view_, rule, None)
+        return st
+
+    def _quorum_gap(self, quorum, S):
+        """When no row of the quorum table covers the number alive."""
+        if not isinstance(quorum, ast.ByTable):
+            return self.B(False)
+        alive = z3.Sum([z3.If(a, self.I(1), self.I(0)) for a in S["alive"]])
+        subject = self.compiler.value(quorum.subject, View(self, S, Events(self.ctx), {"__holes": []}))
+        if any(case.low is None for case in quorum.cases):
+            return self.B(False)
+        del alive
+        return z3.Not(z3.Or([z3.And(subject >= case.low, subject <= case.high) for case in quorum.cases]))
+
+    def _leave_triggered(self, a: Ability) -> bool:
+        return any(t.event.key == "leave" and t.timing == "immediately" for t in a.triggers)
+
+    def _left_by_trigger(self, u: Use, S, leave, st) -> z3.BoolRef:
+        """Whether this pass removed the use's actor in a way its trigger names."""
+        if u.key == NONE:
+            return self.B(False)
+        options = []
+        for t in u.ability.triggers:
+            if t.event.key != "leave" or t.timing != "immediately":
+                continue
+            kinds = [self.ids.value("kind", nm.key) for nm in t.by]
+            options.append(z3.And(leave[u.key], z3.Or([st["left_by"][u.key] == k for k in kinds])
+                                  if kinds else self.B(True)))
+        return z3.Or(options) if options else self.B(False)
+
+    def _is_triggered_by_kill(self, a: Ability) -> bool:
+        return any(t.timing == "immediately" and t.event.key == "kill" for t in a.triggers)
+
+    def _exit_triggers(self, st, S, leave, kind_of, pv, t, tag, events) -> None:
+        for a in self.sc.abilities:
+            if a.actor is None or a.actor.kind != "role":
+                continue
+            roles = [self.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
+            for trig in a.triggers:
+                if trig.event.key != "leave":
+                    continue
+                if trig.timing == "immediately":
+                    continue  # acts in a second resolution: see _pass
+                kinds = [self.ids.value("kind", nm.key) for nm in trig.by]
+                for s in range(self.n):
+                    fires = z3.And(leave[s], z3.Or([S["role"][s] == r for r in roles]),
+                                   z3.Or([kind_of[s] == k for k in kinds]) if kinds else self.B(True))
+                    key = (a.key, s, trig.timing_phase.key)
+                    st["pending"] = dict(st["pending"])
+                    st["pending"][key] = z3.Or(st["pending"][key], fires)
+
+    def _declared_edges(self, steps) -> set:
+        from ..interpreter.resolution import Resolver
+        resolver = Resolver(self.sc, self.phases[0])
+        return {(a, b) for a, b in resolver.edges if a in steps and b in steps}
+
+    def _rules_now(self, phase: Phase, tag: str):
+        moment = {"n": None, "b": "before", "v": "vote", "a": "after"}[tag[0]]
+        return [r for r in self.sc.rules if not r.at or any(_rule_at(ref, phase, moment) for ref in r.at)]
+
+    def _guarded(self, effects, view: View, guard=None):
+        """Flatten `if` effects into (effect, condition) pairs."""
+        guard = self.B(True) if guard is None else guard
+        for e in effects:
+            if isinstance(e, ast.IfEffect):
+                cond = self.compiler.value(e.cond, view)
+                yield from self._guarded(e.then, view, z3.And(guard, cond))
+                yield from self._guarded(e.otherwise, view, z3.And(guard, z3.Not(cond)))
+            else:
+                yield e, guard
+
+    def _on(self, e: ast.Effect, view: View, u: Use | None, s: int) -> z3.BoolRef:
+        """Whether seat s is one the effect applies to."""
+        if e.on is None:
+            targets = view.env.get("targets")
+            if targets is not None:
+                return targets.member[s]
+            target = view.env.get("target")
+            return target == s if target is not None else self.B(False)
+        value = self.compiler.value(e.on, view)
+        return self.compiler.seats_of(value).member[s]
+
+    def _blocking_effect(self, e, cond, s, blocked, shield, evs) -> None:
+        F = self.B(False)
+        if e.verb == "block":
+            evs.add(("block", s), cond)
+            hit = z3.And(cond, z3.Not(shield[s]))
+            blocked[s] = z3.Or(blocked[s], hit)
+            evs.add(("blocked", s), hit)
+        elif e.verb == "unblock":
+            blocked[s] = z3.And(blocked[s], z3.Not(cond))
+        elif e.verb == "protect":
+            for nm in e.names:
+                if nm.key == "block":
+                    shield[s] = z3.Or(shield[s], cond)
+                evs.add(("protect", s, nm.key), cond)
+
+    def _write(self, st, e: ast.Effect, s: int, cond, view, source, u) -> None:
+        v = e.verb
+        ids = self.ids
+        if v == "convert":
+            role = self.sc.role_by_key[e.name.key]
+            st["role"][s] = z3.If(cond, self.I(ids.roles.index(role.key)), st["role"][s])
+            if role.side is not None:
+                st["side"][s] = z3.If(cond, self.I(ids.sides.index(role.side)), st["side"][s])
+        elif v == "reveal":
+            st["revealed"][s] = z3.Or(st["revealed"][s], cond)
+        elif v == "link":
+            if u is None or u.actor is None:
+                raise Unsupported("`link` without an acting player", e.span)
+            actor = u.actor
+            for q in range(self.n):
+                here = cond if isinstance(actor, int) and actor == q else \
+                    (z3.And(cond, actor == q) if not isinstance(actor, int) else self.B(False))
+                st["links"][q] = z3.If(here, self.I(s), st["links"][q])
+        elif v == "revive":
+            was_dead = z3.Not(st["alive"][s])
+            st["alive"][s] = z3.Or(st["alive"][s], cond)
+            st["left_by"][s] = z3.If(z3.And(cond, was_dead), self.I(NONE), st["left_by"][s])
+        elif v == "give":
+            if e.names:
+                variant = self.I(ids.value("variant", e.names[0].key))
+            else:
+                choice = next((ch for ch in getattr(source, "choices", ()) if ch.kind == "variant"
+                               and ch.names[0].key == e.name.key), None)
+                if choice is None or u is None:
+                    raise Unsupported("`give` without a variant", e.span)
+                variant = u.values[choice.binds.key]
+            key = (e.name.key, s)
+            st["items"] = dict(st["items"])
+            st["items"][key] = z3.If(cond, variant, st["items"][key])
+        elif v == "lose":
+            key = (e.name.key, s)
+            st["items"] = dict(st["items"])
+            st["items"][key] = z3.If(cond, self.I(NONE), st["items"][key])
+        elif v in ("mark", "unmark"):
+            decl = next(m for m in self.sc.memories if m.name.key == e.name.key)
+            if decl.type == "players":
+                st["mset"] = dict(st["mset"])
+                seats = list(st["mset"][decl.name.key])
+                seats[s] = z3.Or(seats[s], cond) if v == "mark" else z3.And(seats[s], z3.Not(cond))
+                st["mset"][decl.name.key] = seats
+            else:
+                st["mone"] = dict(st["mone"])
+                current = st["mone"][decl.name.key]
+                st["mone"][decl.name.key] = z3.If(cond, self.I(s if v == "mark" else NONE), current)
+        elif v == "consume":
+            ctr = st["counters"][s].get(e.name.key)
+            if ctr is None:
+                return
+            st["counters"][s][e.name.key] = z3.If(z3.And(cond, ctr > 0), ctr - 1, ctr)
+        elif v == "set":
+            value = self.compiler.value(e.value, view)
+            if e.name.key in st["counters"][s]:
+                st["counters"][s][e.name.key] = z3.If(cond, value, st["counters"][s][e.name.key])
+            else:
+                raise Unsupported("`set` on a memory", e.span)
+
+    # -------------------------------------------------------------- between phases
+
+    def _bookkeep(self, pv: PhaseVars, S, cur, phase: Phase) -> dict:
+        st = dict(cur)
+        st["uses"] = dict(cur["uses"])
+        st["self_uses"] = dict(cur["self_uses"])
+        st["last"] = dict(cur["last"])
+        st["pending"] = dict(cur["pending"])
+        for key in set(st["uses"]):
+            a_key, actor_key = key
+            mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]
+            if not mine:
+                continue
+            used = z3.Or([u.used for u in mine])
+            st["uses"][key] = z3.If(used, cur["uses"][key] + 1, cur["uses"][key])
+            self_hit = z3.Or([z3.And(u.used, self.env_of(u)["targets"].contains(u.actor))
+                              for u in mine if u.targets and u.actor is not None] or [self.B(False)])
+            st["self_uses"][key] = z3.If(self_hit, cur["self_uses"][key] + 1, cur["self_uses"][key])
+            lk = (a_key, actor_key, phase.kind)
+            if lk in st["last"]:
+                u = mine[0]
+                targets = self.env_of(u).get("targets")
+                st["last"][lk] = [z3.And(u.used, targets.member[s]) if targets is not None else self.B(False)
+                                  for s in range(self.n)]
+        for key in list(st["pending"]):
+            if key[2] == phase.kind:
+                # Triggers recorded in this phase for a later phase of the same kind stay.
+                fired_now = z3.And(cur["pending"][key], z3.Not(S["pending"][key]))
+                st["pending"][key] = fired_now
+        return st
+
+    def _wins(self, st, phase: Phase, pv: PhaseVars):
+        points = self.sc.phases.wins_checked
+        exits = z3.Or([z for leaves in pv.leaves for z in leaves] or [self.B(False)])
+        due = self.B(not points or ("day" in points and phase.is_day) or ("night" in points and phase.is_night))
+        if "exit" in points:
+            due = z3.Or(due, exits)
+        if "vote" in points and phase.is_day and pv.vote_kind is not None:
+            due = z3.Or(due, z3.Or([z3.And(pv.leaves[1][s], pv.vote_target == s) for s in range(self.n)])
+                        if len(pv.leaves) > 1 else self.B(False))
+        view = View(self, st, Events(self.ctx), {"__holes": []})
+        holds = {}
+        for win in self.sc.wins:
+            cond = self.compiler.value(win.cond, view)
+            holds[win.side.key] = z3.Or(holds.get(win.side.key, self.B(False)), cond)
+        sides = list(holds)
+        winner = self.I(NONE)
+        overlap = self.B(False)
+        if not sides:
+            return z3.If(pv.active, self.I(NONE), st["winner"]), overlap
+        # One side: it wins. Several: a priority that covers them all decides, else overlap.
+        pair_overlaps = []
+        for i, a in enumerate(sides):
+            for b in sides[i + 1:]:
+                if not any({a, b} <= {nm.key for nm in p.order} for p in self.sc.priorities):
+                    pair_overlaps.append(z3.And(holds[a], holds[b]))
+        overlap = z3.And(due, z3.Or(pair_overlaps or [self.B(False)]))
+        ranked = sides
+        for prio in self.sc.priorities:
+            order = [nm.key for nm in prio.order]
+            ranked = sorted(sides, key=lambda x: order.index(x) if x in order else len(order))
+            break
+        for side in reversed(ranked):
+            alone = z3.And(holds[side], *[z3.Not(holds[o]) for o in sides if o != side]) \
+                if not self.sc.priorities else holds[side]
+            winner = z3.If(alone, self.I(self.ids.sides.index(side)), winner)
+        winner = z3.If(z3.And(due, z3.Not(overlap)), winner, self.I(NONE))
+        return winner, overlap
+
+    def _equate(self, S2, cur, S, active) -> None:
+        def eq(a, b, old):
+            self.add(a == z3.If(active, b, old))
+        for name in ("alive", "role", "side", "left_by", "revealed", "links"):
+            for s in range(self.n):
+                eq(S2[name][s], cur[name][s], S[name][s])
+        for s in range(self.n):
+            for c in self.counter_names:
+                eq(S2["counters"][s][c], cur["counters"][s][c], S["counters"][s][c])
+        for table in ("items", "mone", "uses", "self_uses", "pending"):
+            for key in S2[table]:
+                eq(S2[table][key], cur[table][key], S[table][key])
+        for table in ("mset", "last"):
+            for key in S2[table]:
+                for s in range(self.n):
+                    eq(S2[table][key][s], cur[table][key][s], S[table][key][s])
+        self.add(S2["winner"] == z3.If(active, cur["winner"], S["winner"]))
+
+    # -------------------------------------------------------------- symmetry
+
+    def _break_symmetry(self) -> None:
+        """Seats dealt the same role are interchangeable: any game has a twin in which they
+        leave in seat order. Only one of the twins is searched."""
+        groups: dict[str, list[int]] = {}
+        for s, role in enumerate(self.seats):
+            groups.setdefault(role, []).append(s)
+        for seats in groups.values():
+            for i, j in zip(seats, seats[1:]):
+                for st in self.states:
+                    # If the later seat has left, so has the earlier one.
+                    self.add(z3.Implies(z3.Not(st["alive"][j]), z3.Not(st["alive"][i])))
+
+
+def _walk_effects(effects):
+    for e in effects:
+        yield e
+        if isinstance(e, ast.IfEffect):
+            yield from _walk_effects(e.then)
+            yield from _walk_effects(e.otherwise)
+        elif isinstance(e, ast.AfterEffect):
+            yield from _walk_effects(e.body)

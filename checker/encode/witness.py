@@ -1,0 +1,98 @@
+"""Witnesses: the game a model describes, as a query script the interpreter replays.
+
+A witness is only shown after the interpreter, playing the same choices, reaches what the
+solver claimed. A witness that does not replay is a bug, reported as such, never shown as
+evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from ..interpreter.bind import Binder
+from ..interpreter.play import Answer, Player
+from ..queries import load_queries
+from .unroll import NONE, Game
+
+
+@dataclass
+class Witness:
+    script: str  # a query, in the query language
+    phases: list  # [(phase, [choice text])]
+    answer: Answer | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "script": self.script,
+            "phases": [{"phase": str(p), "choices": list(choices)} for p, choices in self.phases],
+        }
+
+
+def _val(model: z3.ModelRef, term) -> int:
+    if isinstance(term, int):
+        return term
+    return model.eval(term, model_completion=True).as_long()
+
+
+def _true(model: z3.ModelRef, term) -> bool:
+    return z3.is_true(model.eval(term, model_completion=True))
+
+
+def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str = "witness",
+            label: str = "") -> Witness:
+    """The choices of the model's game, phase by phase (up to phase `upto`, inclusive)."""
+    ids = game.ids
+    phases = []
+    last = len(game.vars) - 1 if upto is None else upto
+    for t, pv in enumerate(game.vars[: last + 1]):
+        choices = []
+        for u in pv.uses:
+            if not _true(model, u.used):
+                continue
+            a = u.ability
+            text = a.key
+            if u.actor is not None:
+                text += f" by @{_val(model, u.actor) + 1}"
+            if u.targets:
+                count = _val(model, u.count)
+                text += " on " + ", ".join(f"@{_val(model, tj) + 1}" for tj in u.targets[:count])
+            if a.choices:
+                shown = []
+                for ch in a.choices:
+                    v = _val(model, u.values[ch.binds.key])
+                    table = {"role": ids.roles, "side": ids.sides, "variant": ids.all_variants,
+                             "option": ids.options}.get(ch.kind)
+                    shown.append(table[v] if table is not None else f"@{v + 1}")
+                text += " as " + ", ".join(shown)
+            choices.append(text)
+        if pv.vote_kind is not None:
+            kind = _val(model, pv.vote_kind)
+            if kind == 1:
+                choices.append(f"vote @{_val(model, pv.vote_target) + 1}")
+            elif kind == 2:
+                a, b = (_val(model, x) for x in pv.tie)
+                choices.append(f"vote tie @{a + 1}, @{b + 1}")
+        if not choices and pv.phase.is_day and pv.vote_kind is not None and \
+                _val(model, game.states[t]["winner"]) == NONE:
+            choices.append("vote none")
+        phases.append((pv.phase, choices))
+    return Witness(_script(game, phases, name, label), phases)
+
+
+def _script(game: Game, phases, name: str, label: str) -> str:
+    lines = [f'query {name} "{label}" {{', f"  composition {game.n}"]
+    for phase, choices in phases:
+        head = phase.kind + (f" {phase.number}" if phase.kind in ("day", "night") else "")
+        lines.append(f"  {head} {{ {'  '.join(choices)} }}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def replay(game: Game, witness: Witness) -> Answer:
+    """Play the witness through the interpreter."""
+    source, (query,) = load_queries(witness.script)
+    bound = Binder(game.sc, source.path).bind(query)
+    witness.answer = Player(game.sc).answer(bound)
+    return witness.answer
