@@ -37,8 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="comma-separated analysis kinds to run (default: all): " + ", ".join(ANALYSES))
     check.add_argument("--bound", type=int, default=2, metavar="K",
                        help="rounds (a day and a night) after the opening phases to search (default 2)")
-    check.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                       help="seconds per solver question (default 30); a timeout is inconclusive")
+    check.add_argument("--timeout", type=float, default=300.0, metavar="S",
+                       help="seconds per solver question (default 300); a timeout is inconclusive. "
+                            "Questions are bounded first by a resource limit, which is the same on "
+                            "every machine, so reports do not depend on the machine's speed")
+    check.add_argument("--rlimit", type=int, default=20_000_000, metavar="N",
+                       help="solver resource limit per question (default 20000000)")
     explain = sub.add_parser("explain", help="what a finding code means")
     explain.add_argument("code")
     ask = sub.add_parser("ask", help="answer what-if queries about a scenario")
@@ -78,7 +82,7 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
         err.write("mafiacheck: --timeout must be positive\n")
         return EXIT_INPUT
     from .analyses.encoded import Options
-    options = Options(bound=args.bound, timeout=args.timeout)
+    options = Options(bound=args.bound, timeout=args.timeout, rlimit=args.rlimit)
     paths, problems = collect_paths(args.paths)
     results = [FileResult(d.path, diagnostics=[d]) for d in problems]
     results += [check_file(p, select, options) for p in paths]

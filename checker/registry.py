@@ -116,8 +116,9 @@ INCONCLUSIVE = _code(
     "the situations you care about with `mafiacheck ask` until the encoding covers it.")
 
 UNREACHABLE_WIN = _code(
-    "MC201", "unreachable-win", "unreachable-win", "error",
-    "No game within the bound ends with this side's win condition holding.",
+    "MC201", "unreachable-win", "unreachable-win", "warning",
+    "No game within the bound ends with this side's win condition holding. Longer games were "
+    "not searched, so this is evidence, not proof: raise --bound to look further.",
     "A side that cannot win makes the scenario unfair or broken; often a win condition is "
     "missing a case, or an ability that should help the side can never be used.",
     'win jack when alive(mafia) == 0 and alive(town) == 0   # nobody can arrange that',

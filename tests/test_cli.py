@@ -129,8 +129,8 @@ def test_explain_every_code():
 
 def test_output_is_deterministic():
     # Findings, their order and their witnesses: the same on every run.
-    first = run("check", "specs/commando.mafia", "--format", "json")
-    assert first.stdout == run("check", "specs/commando.mafia", "--format", "json").stdout
+    first = run("check", "specs/commando.mafia", "--format", "json", "--bound", "1")
+    assert first.stdout == run("check", "specs/commando.mafia", "--format", "json", "--bound", "1").stdout
     assert json.loads(first.stdout)["files"][0]["findings"]
 
 

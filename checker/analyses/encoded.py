@@ -19,8 +19,10 @@ from ..model import Composition, Scenario
 @dataclass
 class Options:
     bound: int = 2  # rounds (a day and a night) after the opening phases
-    timeout: float = 30.0
-    rlimit: int = 50_000_000
+    # The resource limit is what bounds a question: it counts solver work, so the same
+    # question gives the same answer on any machine. The timeout is only a safety net.
+    timeout: float = 300.0
+    rlimit: int = 20_000_000
 
 
 class Encoded:
@@ -44,7 +46,7 @@ class Encoded:
 
     @property
     def where(self) -> str:
-        return f"composition {self.comp.players}, up to {self.options.bound} round" \
+        return f"composition {self.comp.players}, default settings, up to {self.options.bound} round" \
                f"{'s' if self.options.bound != 1 else ''}"
 
     def B(self, v):

@@ -30,7 +30,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             c = registry.CODES[registry.UNREACHABLE_WIN]
             where = "; ".join(e.where for e in encodings)
             out.append(Finding(c.code, c.kind, c.severity,
-                               f"{side.display} cannot win in any game the rules decide ({where}); "
-                               "not proved for longer games",
+                               f"{side.display} cannot win in any game the rules decide within the bound "
+                               f"({where}); longer games were not searched",
                                win.span, rules=tuple(r.id for r in win.cites)))
     return out

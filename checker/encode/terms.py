@@ -354,10 +354,15 @@ class Compiler:
             return held >= 0 if name == "holds" else held
         if name == "linked":
             return pick(self.value(e.args[0], view), st["links"])
-        if name in ("used", "uses"):
+        if name == "used":
+            return view.events.get(("used", e.args[0].name.key), self.B(False))
+        if name == "uses":
             raise Unsupported(f"{name}()", e.span)
         if name == "leaves":
-            raise Unsupported("rules that depend on who leaves (leaves())", e.span)
+            if view.env.get("__no_leaves"):
+                raise Unsupported("exit rules that depend on who leaves (leaves())", e.span)
+            seat = self.value(e.args[0], view)
+            return pick(seat, [view.events.get(("left", s), self.B(False)) for s in range(self.n)])
         # Event predicates.
         args = []
         for a in e.args:

@@ -106,27 +106,28 @@ class Game:
     def _check_supported(self) -> None:
         sc = self.sc
         for a in sc.abilities:
-            if a.is_card:
-                raise Unsupported("last-move cards", a.span)
             for e in _flat(a.effects):
-                if e.verb in ("draw", "cancel"):
+                if e.verb == "cancel":
                     raise Unsupported(f"the effect `{e.verb}`", e.span)
-            if any(isinstance(e, ast.AfterEffect) for e in _walk_effects(a.effects)):
-                raise Unsupported("delayed effects (`after N …`)", a.span)
+            for e in _walk_effects(a.effects):
+                if isinstance(e, ast.AfterEffect):
+                    if any(isinstance(x, ast.AfterEffect) for x in _walk_effects(e.body)):
+                        raise Unsupported("delayed effects inside delayed effects", e.span)
+                    if _mentions(e.body, "targets"):
+                        raise Unsupported("delayed effects on a set of targets", e.span)
             if _is_blocking_effects(a.effects) and any(
-                    not (e.verb in ("block", "unblock", "nothing") or
+                    not (e.verb in ("block", "unblock", "nothing", "kill", "save", "announce", "learn",
+                                    "unspecified") or
                          (e.verb == "protect" and all(n.key == "block" for n in e.names)))
                     for e in _flat(a.effects)):
-                raise Unsupported("an ability that blocks and does something else", a.span)
+                raise Unsupported("an ability that blocks and changes the state", a.span)
             for lim in a.limits:
                 if lim.kind == "count" and not lim.on_self and lim.per.key != "game" and lim.count > 1:
                     raise Unsupported("more than one use per phase", lim.span)
-        for r in sc.roles:
-            if r.side_choices:
-                raise Unsupported("sides chosen in play", r.span)
         for rule in sc.rules:
-            if any(isinstance(e, ast.AfterEffect) for e in _walk_effects(rule.then)):
-                raise Unsupported("delayed effects in rules", rule.span)
+            for e in _walk_effects(rule.then):
+                if isinstance(e, ast.AfterEffect) and (_has_exit(rule.then) or _is_blocking_effects(rule.then)):
+                    raise Unsupported("delayed effects in rules that decide exits or block", rule.span)
         if sc.phases is None:
             raise Unsupported("a scenario without `phases`", sc.span)
 
@@ -141,6 +142,7 @@ class Game:
             "side": [self.int(f"{p}side{s}") for s in range(n)],
             "left_by": [self.int(f"{p}leftby{s}") for s in range(n)],
             "revealed": [self.bool(f"{p}revealed{s}") for s in range(n)],
+            "drawn": [self.bool(f"{p}drawn{s}") for s in range(n)],
             "links": [self.int(f"{p}link{s}") for s in range(n)],
             "counters": [{c: self.int(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
             "items": {(i.name.key, s): self.int(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
@@ -149,12 +151,18 @@ class Game:
             "mone": {m.name.key: self.int(f"{p}mone_{m.name.key}") for m in sc.memories if m.type == "player"},
             "uses": {}, "self_uses": {}, "last": {}, "pending": {},
             "winner": self.int(f"{p}winner"),
+            "delay": {}, "delay_target": {},
         }
+        for a, index, key, e in self._delay_slots():
+            owner = _owner_key(a)
+            tag = "_".join(map(str, key)) if isinstance(key, tuple) else key
+            st["delay"][(owner, index, key)] = self.int(f"{p}delay_{owner}_{index}_{tag}")
+            st["delay_target"][(owner, index, key)] = self.int(f"{p}delaytgt_{owner}_{index}_{tag}")
         for a in sc.abilities:
             for key in self._actor_keys(a):
                 st["uses"][(a.key, key)] = self.int(f"{p}uses_{a.key}_{key}")
                 st["self_uses"][(a.key, key)] = self.int(f"{p}selfuses_{a.key}_{key}")
-                for kind in {r.phase.key for r in a.phases}:
+                for kind in sorted({r.phase.key for r in a.phases}):
                     st["last"][(a.key, key, kind)] = [self.bool(f"{p}last_{a.key}_{key}_{kind}_{s}") for s in range(n)]
             for trig in a.triggers:
                 if trig.timing == "next":
@@ -170,6 +178,7 @@ class Game:
             self.add(st["side"][s] == ids.value("side", state0.sides[s]))
             self.add(st["left_by"][s] == ids.value("kind", state0.left_by[s]))
             self.add(st["revealed"][s] == (s in state0.revealed))
+            self.add(st["drawn"][s] == (s in state0.drawn))
             self.add(st["links"][s] == state0.links.get(s, NONE))
             for c in self.counter_names:
                 self.add(st["counters"][s][c] == state0.counters[s].get(c, 0))
@@ -195,9 +204,27 @@ class Game:
             self.add(var == ((a, s, kind) in state0.pending))
         self.add(st["winner"] == NONE)
 
+    def _delay_slots(self):
+        """Every `after N …:` in an ability, per acting player: a countdown in the state."""
+        if not hasattr(self, "_slots"):
+            slots = []
+            for a in self.sc.abilities:
+                for index, e in enumerate(x for x in _walk_effects(a.effects) if isinstance(x, ast.AfterEffect)):
+                    for key in self._actor_keys(a):
+                        slots.append((a, index, key, e))
+            # In rules, one slot per binding of the rule's variables.
+            for rule in self.sc.rules:
+                for index, e in enumerate(x for x in _walk_effects(rule.then) if isinstance(x, ast.AfterEffect)):
+                    for combo in itertools.product(range(self.n), repeat=len(rule.variables)):
+                        slots.append((rule, index, combo, e))
+            self._slots = slots
+        return self._slots
+
     def _actor_keys(self, a: Ability) -> list[int]:
         """The seats that can ever use an ability: those dealt one of its roles, or any seat
         when some effect converts players to one of them (or the ability follows an item)."""
+        if a.is_card:
+            return list(range(self.n))
         if a.actor is None or a.actor.kind in ("team", "moderator"):
             return [NONE]
         if a.actor.kind != "role":
@@ -224,27 +251,33 @@ class Game:
         moments = [None] if phase.is_night else ["before", "after"]
         for moment in moments:
             for a in self.sc.abilities:
-                if not self._usable_in(a, phase, moment):
+                if (a.is_card and not a.phases) or not self._usable_in(a, phase, moment):
                     continue
                 for key in self._actor_keys(a):
                     pv.uses.append(self._use_vars(t, a, key, moment, S, phase))
-        for u in pv.uses:
-            self.add(z3.Implies(u.used, pv.active))
-            self._legal(u, pv, S, phase, view0)
-        self._team_once(pv)
+        if phase.kind == "day":
+            for a in self.sc.abilities:
+                if a.is_card and not a.phases:
+                    for key in self._actor_keys(a):
+                        pv.uses.append(self._use_vars(t, a, key, "vote", S, phase))
         if phase.kind == "day" and self.sc.day is not None and self.sc.day.vote is not None:
             pv.vote_kind = self.int(f"t{t}_votekind")
             pv.vote_target = self.int(f"t{t}_votetarget")
             pv.tie = (self.int(f"t{t}_tie0"), self.int(f"t{t}_tie1"))
             self._vote_legal(pv, S, phase, view0)
-        cur = S
+        for u in pv.uses:
+            self.add(z3.Implies(u.used, pv.active))
+            self._legal(u, pv, S, phase, view0)
+        self._team_once(pv)
+        cur, due = self._count_down(S, phase)
         events_all: dict = {}
         if phase.is_night:
-            cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, events_all)
+            cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, events_all, due=due)
         else:
-            cur = self._pass(t, "b", pv, cur, [u for u in pv.uses if u.moment == "before"], None, events_all)
+            cur = self._pass(t, "b", pv, cur, [u for u in pv.uses if u.moment == "before"], None,
+                             events_all, due=due)
             if pv.vote_kind is not None:
-                cur = self._pass(t, "v", pv, cur, [], pv, events_all)
+                cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"], pv, events_all)
             cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"], None, events_all)
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, "a table with no row for this case"))
@@ -256,6 +289,22 @@ class Game:
         pv.overlap = overlap
         self._equate(S2, cur, S, pv.active)
         return pv
+
+    def _count_down(self, S, phase: Phase):
+        """As play._due_effects: countdowns of this phase's kind go down by one; those that
+        reach zero fall due now, at the start of the phase's first resolution."""
+        st = dict(S)
+        st["delay"] = dict(S["delay"])
+        due = []
+        for a, index, key, e in self._delay_slots():
+            k = (_owner_key(a), index, key)
+            ticks = e.unit.key == phase.kind or (e.unit.key == "round" and phase.kind == "night")
+            if not ticks:
+                continue
+            c = S["delay"][k]
+            due.append((a, e, key, z3.And(c == 1), S["delay_target"][k]))
+            st["delay"][k] = z3.If(c > 0, c - 1, c)
+        return st, due
 
     def _usable_in(self, a: Ability, phase: Phase, moment) -> bool:
         for ref in a.phases:
@@ -355,6 +404,13 @@ class Game:
         pending = [S["pending"][(a.key, s, phase.kind)] for s in range(n)
                    if (a.key, s, phase.kind) in S["pending"]]
         in_phase = any(matches(ref, phase, u.moment if phase.is_day else None) for ref in a.phases)
+        if a.is_card:
+            # As the interpreter: a card is played by a player holding one, or by today's
+            # voted player (who draws it at the vote; the resolution checks the draw).
+            voted_today = z3.And(pv.vote_kind == 1, pv.vote_target == u.key) \
+                if pv.vote_kind is not None and u.moment == "vote" else self.B(False)
+            in_phase = True
+            self.add(z3.Implies(u.used, z3.Or(S["drawn"][u.key], voted_today)))
         immediate = [t for t in a.triggers if t.timing == "immediately"]
         trigger_ok = self._trigger_possible(u, pv, immediate) if immediate else self.B(False)
         pend = S["pending"].get((a.key, u.key, phase.kind), self.B(False)) if u.key != NONE else self.B(False)
@@ -477,7 +533,7 @@ class Game:
     # -------------------------------------------------------------- resolution
 
     def _pass(self, t, tag, pv: PhaseVars, S: dict, uses: list[Use], vote: PhaseVars | None,
-              events_all, gate: dict | None = None) -> dict:
+              events_all, gate: dict | None = None, due=()) -> dict:
         """One resolution (a night, or one moment of a day): blocking steps in every open
         order, the other steps together, then the deaths. Returns the state after it.
 
@@ -493,7 +549,7 @@ class Game:
                     pend = S["pending"].get((u.ability.key, u.key, pv.phase.kind), self.B(False))
                     gate[u] = pend
                     later.append(u)
-            st = self._pass(t, tag, pv, S, uses, vote, events_all, gate)
+            st = self._pass(t, tag, pv, S, uses, vote, events_all, gate, due)
             if not later:
                 return st
             fired = {}
@@ -504,6 +560,41 @@ class Game:
         F = self.B(False)
         events = Events(self.ctx)
         ev = events.add
+
+        # ---- effects falling due now (`after N …`), applied before anything else
+        early_attacks, early_strict, early_writes = [], [], []
+        for a, e, key, cond, target in due:
+            if isinstance(a, ast.RuleDecl):
+                env = {v.key: seat for v, seat in zip(a.variables, key)}
+                env["__holes"] = []
+            else:
+                env = {"actor": self.I(key) if key != NONE else self.I(NONE), "target": target, "__holes": []}
+            view = View(self, S, Events(self.ctx), env)
+            for x, guard in self._guarded(e.body, view):
+                g = z3.And(pv.active, cond, guard)
+                if x.verb in ("nothing", "announce", "learn"):
+                    continue
+                if x.verb == "unspecified":
+                    pv.undefined.append((g, f"{a.display}: {x.value.value}"))
+                    continue
+                for s in range(n):
+                    on = z3.And(g, self._on(x, view, None, s))
+                    if x.verb == "kill":
+                        early_attacks.append((x.name.key, a.key, s, on))
+                        ev(("kill", s, x.name.key), on)
+                    elif x.verb in ("leave", "stay"):
+                        early_strict.append((x.verb, s, x.name.key if x.verb == "leave" else None, a.key, (), on))
+                    elif x.verb in STATE_WRITES:
+                        early_writes.append((x, s, on, view, a))
+                    else:
+                        raise Unsupported(f"the effect `{x.verb}` after a delay", x.span)
+        if early_writes:
+            S = dict(S)
+            for key_ in ("role", "side", "revealed", "links", "alive", "left_by"):
+                S[key_] = list(S[key_])
+            S["counters"] = [dict(cs) for cs in S["counters"]]
+            for x, s, on, view, a in early_writes:
+                self._write(S, x, s, on, view, a, None)
 
         # ---- stage 1: blocking steps, over the orders the spec leaves open
         blocking = sorted({u.ability.key for u in uses if _is_blocking_effects(u.ability.effects)})
@@ -516,10 +607,23 @@ class Game:
         for u in uses:
             by_ability.setdefault(u.ability.key, []).append(u)
         for a, group in by_ability.items():
-            if a in blocking and len([u for u in group if u.key != NONE]) > 1:
-                raise Unsupported("several players using one blocking ability", group[0].ability.span)
+            actors = [u for u in group if u.key != NONE]
+            if a in blocking and len(actors) > 1:
+                ability = group[0].ability
+                roles = {nm.key for nm in (ability.actor.roles or (ability.actor.name,))} \
+                    if ability.actor is not None and ability.actor.kind == "role" else set()
+                if sum(1 for r in self.seats if r in roles) > 1:
+                    raise Unsupported("several players dealt one blocking ability", ability.span)
+                # Only a conversion could give a second player this ability: the encoding
+                # lets one of them use it per phase (the interpreter would resolve two together).
+                self.add(z3.Sum([z3.If(u.used, self.I(1), self.I(0)) for u in actors]) <= 1)
         results = []
-        for perm in perms:
+        stage1_intents = []  # (perm index, verb, kind(s), source, seat, cond)
+        order = self.int(f"t{t}_{tag}_order") if len(perms) > 1 else self.I(0)
+
+        def order_is(i):
+            return order == i if len(perms) > 1 else self.B(True)
+        for perm_index, perm in enumerate(perms):
             blocked = [F] * n
             shield = [F] * n
             evs = Events(self.ctx)
@@ -550,18 +654,28 @@ class Game:
                     view = View(self, S, evs.copy(), {**self.env_of(u), "__holes": []})
                     for e, guard in self._guarded(u.ability.effects, view):
                         for s in range(n):
-                            self._blocking_effect(e, z3.And(eff, guard, self._on(e, view, u, s)), s,
-                                                  blocked, shield, evs)
+                            on = z3.And(eff, guard, self._on(e, view, u, s))
+                            if e.verb == "unspecified":
+                                if s == 0:
+                                    pv.undefined.append((z3.And(pv.active, eff, guard,
+                                                                order_is(perm_index)),
+                                                         f"{u.ability.display}: {e.value.value}"))
+                                continue
+                            if e.verb in ("kill", "save"):
+                                stage1_intents.append((perm_index, e, u, s, on))
+                                if e.verb == "kill":
+                                    evs.add(("kill", s, e.name.key), on)
+                                else:
+                                    evs.add(("save", s), on)
+                                continue
+                            self._blocking_effect(e, on, s, blocked, shield, evs)
                 fire(blocked, shield, evs, fired)
             results.append((blocked, shield, evs))
         if len(perms) > 1:
-            order = self.int(f"t{t}_{tag}_order")
             self.add(z3.And(order >= 0, order < len(perms)))
             if tag in ("n", "b"):
                 pv.order = order
                 pv.perms = perms
-        else:
-            order = self.I(0)
         blocked = [z3.Or([z3.And(order == i, r[0][s]) for i, r in enumerate(results)]) for s in range(n)]
         keys = set().union(*[set(r[2].keys()) for r in results])
         for key in sorted(keys, key=repr):
@@ -572,10 +686,22 @@ class Game:
 
         # ---- stage 2: every other step, together, on the state the phase began with
         frozen = events.copy()
-        attacks = []  # (kind, source, seat, cond)
+        attacks = list(early_attacks)  # (kind, source, seat, cond)
         defenses = []  # (kinds or None, seat, cond)
-        strict = []  # ("leave"|"stay", seat, kind, source, overrides, cond)
+        for perm_index, e, u, s, on in stage1_intents:
+            now = z3.And(order == perm_index, on) if len(perms) > 1 else on
+            if e.verb == "kill":
+                attacks.append((e.name.key, u.ability.key, s, now))
+                if u.actor is not None:
+                    for q in range(n):
+                        ev(("attacked_by", s, q), z3.And(now, u.actor == q) if not isinstance(u.actor, int)
+                           else (now if u.actor == q else F))
+            else:
+                kinds = {nm.key for nm in e.names}
+                defenses.append((None if (not kinds or "any" in kinds) else kinds, s, now))
+        strict = list(early_strict)  # ("leave"|"stay", seat, kind, source, overrides, cond)
         writes = []  # (effect, seat, cond, view, source)
+        schedules = []  # (slot, count, cond, target)
         acting = [u for u in uses if u.ability.key not in blocking]
         acting.sort(key=lambda u: (self._is_triggered_by_kill(u.ability), u.ability.key, u.key))
         for u in acting:
@@ -585,9 +711,12 @@ class Game:
                 eff = z3.And(eff, z3.Not(pick(u.actor, blocked)))
             if self._is_triggered_by_kill(a) and not any(matches(r, pv.phase, u.moment) for r in a.phases):
                 kinds = {nm.key for tr in a.triggers for nm in tr.by}
-                hit = z3.Or([events.get(("kill", u.key, k), F) for k in (kinds or self.ids.kinds)])
+                hit = z3.Or([events.get(("kill", u.key, k), F) for k in (sorted(kinds) or self.ids.kinds)])
                 pend = S["pending"].get((a.key, u.key, pv.phase.kind), F)
                 eff = z3.And(eff, z3.Or(hit, pend))
+            if a.is_card:
+                eff = z3.And(eff, z3.Or(S["drawn"][u.key], events.get(("drawn", u.key)),
+                                        events.get(("voted", u.key))))
             env = self.env_of(u)
             view = View(self, S, frozen, {**env, "__holes": []})
             ev(("used", a.key), eff)
@@ -596,6 +725,10 @@ class Game:
                     ev(("targeted", s, a.key), z3.And(eff, env["targets"].member[s]))
             for e, guard in self._guarded(a.effects, view):
                 g = z3.And(eff, guard)
+                if isinstance(e, ast.AfterEffect):
+                    index = [x for x in _walk_effects(a.effects) if isinstance(x, ast.AfterEffect)].index(e)
+                    schedules.append(((a.key, index, u.key), e.count, g, env.get("target", self.I(NONE))))
+                    continue
                 v = e.verb
                 if v == "unspecified":
                     pv.undefined.append((z3.And(pv.active, g), f"{a.display}: {e.value.value}"))
@@ -659,7 +792,7 @@ class Game:
         for rule in exit_rules:
             for combo in itertools.product(range(n), repeat=len(rule.variables)):
                 env = {v.key: s for v, s in zip(rule.variables, combo)}
-                view = View(self, S, events, {**env, "__holes": []})
+                view = View(self, S, events, {**env, "__holes": [], "__no_leaves": True})
                 cond = c.value(rule.cond, view)
                 for unless in rule.unless:
                     cond = z3.And(cond, z3.Not(c.value(unless, view)))
@@ -747,7 +880,14 @@ class Game:
                     self._write(st, e, s, z3.And(cond2, guard, self._on(e, view2, None, s)), view2, rule, None)
         for e, s, on, view, a, u in writes:
             self._write(st, e, s, on, view, a, u)
+        if schedules:
+            st["delay"] = dict(st["delay"])
+            st["delay_target"] = dict(st["delay_target"])
+            for slot, count, cond, target in schedules:
+                st["delay"][slot] = z3.If(cond, self.I(count), st["delay"][slot])
+                st["delay_target"][slot] = z3.If(cond, target, st["delay_target"][slot])
         # Rules that change the state without deciding exits act once, after the deaths.
+        schedules_late = []
         for rule in self._rules_now(pv.phase, tag):
             if _has_exit(rule.then) or _is_blocking_effects(rule.then):
                 continue
@@ -760,14 +900,25 @@ class Game:
                 pv.rule_hits.append((rule.name.key, z3.And(pv.active, cond)))
                 writes_now = []
                 for e, guard in self._guarded(rule.then, view):
+                    if isinstance(e, ast.AfterEffect):
+                        index = [x for x in _walk_effects(rule.then) if isinstance(x, ast.AfterEffect)].index(e)
+                        schedules_late.append(((rule.name.key, index, combo), e.count, z3.And(cond, guard)))
+                        continue
                     if e.verb in ("nothing", "announce", "learn"):
                         continue
-                    if e.verb not in STATE_WRITES:
+                    if e.verb == "unspecified":
+                        pv.undefined.append((z3.And(pv.active, cond, guard), f"rule {rule.name.text}: {e.value.value}"))
+                        continue
+                    if e.verb not in STATE_WRITES and e.verb != "draw":
                         raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
                     for s_ in range(n):
                         writes_now.append((e, s_, z3.And(cond, guard, self._on(e, view, None, s_)), view))
                 for e, s_, on, view_ in writes_now:
                     self._write(st, e, s_, on, view_, rule, None)
+        if schedules_late:
+            st["delay"] = dict(st["delay"])
+            for slot, count, cond in schedules_late:
+                st["delay"][slot] = z3.If(cond, self.I(count), st["delay"][slot])
         return st
 
     def _quorum_gap(self, quorum, S):
@@ -913,6 +1064,8 @@ class Game:
                 st["mone"] = dict(st["mone"])
                 current = st["mone"][decl.name.key]
                 st["mone"][decl.name.key] = z3.If(cond, self.I(s if v == "mark" else NONE), current)
+        elif v == "draw":
+            st["drawn"][s] = z3.Or(st["drawn"][s], cond)
         elif v == "consume":
             ctr = st["counters"][s].get(e.name.key)
             if ctr is None:
@@ -933,7 +1086,7 @@ class Game:
         st["self_uses"] = dict(cur["self_uses"])
         st["last"] = dict(cur["last"])
         st["pending"] = dict(cur["pending"])
-        for key in set(st["uses"]):
+        for key in sorted(st["uses"]):
             a_key, actor_key = key
             mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]
             if not mine:
@@ -949,6 +1102,11 @@ class Game:
                 targets = self.env_of(u).get("targets")
                 st["last"][lk] = [z3.And(u.used, targets.member[s]) if targets is not None else self.B(False)
                                   for s in range(self.n)]
+        cards = [u for u in pv.uses if u.ability.is_card]
+        if cards:
+            st["drawn"] = list(cur["drawn"])
+            for u in cards:
+                st["drawn"][u.key] = z3.And(st["drawn"][u.key], z3.Not(u.used))
         for key in list(st["pending"]):
             if key[2] == phase.kind:
                 # Triggers recorded in this phase for a later phase of the same kind stay.
@@ -997,13 +1155,13 @@ class Game:
     def _equate(self, S2, cur, S, active) -> None:
         def eq(a, b, old):
             self.add(a == z3.If(active, b, old))
-        for name in ("alive", "role", "side", "left_by", "revealed", "links"):
+        for name in ("alive", "role", "side", "left_by", "revealed", "links", "drawn"):
             for s in range(self.n):
                 eq(S2[name][s], cur[name][s], S[name][s])
         for s in range(self.n):
             for c in self.counter_names:
                 eq(S2["counters"][s][c], cur["counters"][s][c], S["counters"][s][c])
-        for table in ("items", "mone", "uses", "self_uses", "pending"):
+        for table in ("items", "mone", "uses", "self_uses", "pending", "delay", "delay_target"):
             for key in S2[table]:
                 eq(S2[table][key], cur[table][key], S[table][key])
         for table in ("mset", "last"):
@@ -1025,6 +1183,23 @@ class Game:
                 for st in self.states:
                     # If the later seat has left, so has the earlier one.
                     self.add(z3.Implies(z3.Not(st["alive"][j]), z3.Not(st["alive"][i])))
+
+
+def _owner_key(owner) -> str:
+    return owner.name.key if isinstance(owner, ast.RuleDecl) else owner.key
+
+
+def _mentions(effects, name: str) -> bool:
+    """Whether any expression in the effects refers to `name`."""
+    def expr_mentions(x):
+        if isinstance(x, ast.Ref):
+            return x.name.key == name
+        if hasattr(x, "__dataclass_fields__"):
+            return any(expr_mentions(getattr(x, f)) for f in x.__dataclass_fields__)
+        if isinstance(x, tuple):
+            return any(expr_mentions(i) for i in x)
+        return False
+    return any(expr_mentions(e) for e in effects)
 
 
 def _walk_effects(effects):
