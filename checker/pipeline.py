@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import ast
-from .analyses import contradiction, dead_rule, setup, undefined, unreachable_win, win_overlap
+from .analyses import (ambiguous_order, contradiction, dead_rule, setup, undefined, unreachable_win,
+                       win_overlap)
 from .analyses.encoded import Encoded, Options
 from .build import build
 from .errors import Diagnostic, SpecError
@@ -21,12 +22,13 @@ from .source import SourceFile
 ANALYSES = {
     "setup": setup.analyse,
     "contradiction": contradiction.analyse,
+    "ambiguous-order": ambiguous_order.analyse,
     "undefined": undefined.analyse,
     "win-overlap": win_overlap.analyse,
     "unreachable-win": unreachable_win.analyse,
     "dead-rule": dead_rule.analyse,
 }
-ENCODED = {"contradiction", "undefined", "win-overlap", "unreachable-win", "dead-rule"}
+ENCODED = {"contradiction", "ambiguous-order", "undefined", "win-overlap", "unreachable-win", "dead-rule"}
 
 
 def load_ast(path: str) -> tuple[SourceFile, ast.Spec]:

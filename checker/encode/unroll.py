@@ -55,6 +55,7 @@ class PhaseVars:
     active: z3.BoolRef | None = None
     choice_free: list = field(default_factory=list)
     rule_hits: list = field(default_factory=list)  # (rule name, applies)
+    perm_blocked: list = field(default_factory=list)  # per order of the blocking steps: blocked[s]
 
 
 class Game:
@@ -676,6 +677,7 @@ class Game:
             if tag in ("n", "b"):
                 pv.order = order
                 pv.perms = perms
+                pv.perm_blocked = [r[0] for r in results]
         blocked = [z3.Or([z3.And(order == i, r[0][s]) for i, r in enumerate(results)]) for s in range(n)]
         keys = set().union(*[set(r[2].keys()) for r in results])
         for key in sorted(keys, key=repr):

@@ -40,6 +40,10 @@ def render(results: list[FileResult]) -> str:
             if f.witness and f.witness.get("log"):
                 lines.append("      witness (the shortest game, replayed by the interpreter):")
                 lines += [f"        {line}" for line in f.witness["log"]]
+            if f.witness and f.witness.get("outcomes"):
+                for i, outcome in enumerate(f.witness["outcomes"], 1):
+                    lines.append(f"      outcome {i} of the last phase:")
+                    lines += [f"        {line}" for line in outcome]
         for f in r.findings:
             errors += f.severity == "error"
             warnings += f.severity == "warning"

@@ -1,0 +1,96 @@
+"""`ambiguous-order`: two steps the spec leaves unordered that give different outcomes on a
+reachable night, depending on which resolves first.
+
+Only blocking steps can disagree in this semantics (everything else acts together), so the
+solver looks for a reachable phase where two orders of the blocking steps block different
+players and the difference touches a player who acts that phase. The interpreter then replays
+that phase in every order; only a replay with two distinct outcomes is reported, both shown.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import z3
+
+from .. import registry
+from ..findings import Finding, Related
+from .encoded import Encoded
+
+ATTEMPTS = 4
+
+
+def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+    out = []
+    seen = set()
+    for enc in encodings:
+        game = enc.game
+        for t, pv in enumerate(game.vars):
+            if len(pv.perm_blocked) < 2:
+                continue
+            steps = tuple(pv.perms[0])
+            if steps in seen:
+                continue
+            diff = []
+            for i, j in itertools.combinations(range(len(pv.perm_blocked)), 2):
+                for s in range(game.n):
+                    acts = [u.used for u in pv.uses if u.key == s or
+                            (u.actor is not None and not isinstance(u.actor, int) and False)]
+                    team = [z3.And(u.used, u.actor == s) for u in pv.uses
+                            if u.actor is not None and not isinstance(u.actor, int)]
+                    if not acts and not team:
+                        continue
+                    diff.append(z3.And(z3.Xor(pv.perm_blocked[i][s], pv.perm_blocked[j][s]),
+                                       z3.Or(acts + team)))
+            if not diff:
+                continue
+            goal = [z3.Or(diff), enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)]
+            enc.solver.push()
+            try:
+                for _ in range(ATTEMPTS):
+                    result = enc.ask(goal)
+                    if result.status != "sat":
+                        if result.status == "unknown":
+                            out.append(enc.inconclusive(f"whether the order of {', '.join(steps)} matters",
+                                                        f"the solver gave up ({result.reason})"))
+                        break
+                    w = enc.witness(result, t, "the order of " + ", ".join(steps))
+                    outcomes = w.answer.outcomes
+                    orders = {tuple(o.reports[-1].order) for o in outcomes}
+                    if w.answer.verdict == "ambiguous" and len(outcomes) > 1 and len(orders) > 1:
+                        seen.add(steps)
+                        out.append(_finding(scenario, enc, steps, game.phases[t], w))
+                        break
+                    # Not a real disagreement: ask for a different game.
+                    enc.solver.add(z3.Not(z3.And([u.used == z3.BoolVal(z3.is_true(
+                        result.model.eval(u.used, model_completion=True)), game.ctx)
+                        for pv2 in game.vars[: t + 1] for u in pv2.uses])))
+            finally:
+                enc.solver.pop()
+    return out
+
+
+def _finding(scenario, enc, steps, phase, w) -> Finding:
+    abilities = [scenario.ability_by_key[s] for s in steps]
+    c = registry.CODES[registry.AMBIGUOUS_ORDER]
+    names = " and ".join(a.display for a in abilities)
+    ids = tuple(dict.fromkeys(r.id for a in abilities for r in a.clause_cites + a.cites))
+    ids += tuple(r.id for d in scenario.wakes for r in d.cites if r.id not in ids)
+    return Finding(c.code, c.kind, c.severity,
+                   f"{names} have no declared order, and on a reachable {phase} the two orders "
+                   f"give different outcomes ({enc.where})",
+                   abilities[0].name_span or abilities[0].span,
+                   tuple(Related(f"{a.display}", a.name_span or a.span) for a in abilities[1:]),
+                   ids, _witness(enc, w))
+
+
+def _witness(enc, w) -> dict:
+    data = enc.witness_json(w)
+    from ..report.answer import Names, phase_lines
+    names = Names(enc.sc, enc.game.seats)
+    data["outcomes"] = []
+    for o in w.answer.outcomes:
+        last = o.reports[-1]
+        data["outcomes"].append([f"order: {' → '.join(names.step(s) for s in last.order if s != 'deaths')}"]
+                                + phase_lines(names, last, enc.game.seats))
+    return data
