@@ -54,6 +54,9 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 
 def _where(scenario, why: str):
     """The spec line behind a hole, from its description."""
+    for r in scenario.rules:
+        if why.startswith(f"rule {r.name.text}:"):
+            return r.span, tuple(c.id for c in r.cites)
     for a in scenario.abilities:
         if why.startswith(a.display + ":"):
             return a.span, tuple(dict.fromkeys(r.id for r in a.clause_cites + a.cites))

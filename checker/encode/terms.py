@@ -251,6 +251,8 @@ class Compiler:
                 return Seats(st["mset"][key])
             if m.type == "player":
                 return st["mone"][key]
+            if m.type == "int":
+                return st["mint"][key]
             raise Unsupported(f"memory of type {m.type}", e.span)
         if key == "alive" and key not in self.ids.sides:
             return z3.Sum([z3.If(a, self.I(1), self.I(0)) for a in st["alive"]])

@@ -150,6 +150,7 @@ class Game:
             "mset": {m.name.key: [self.bool(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
                      for m in sc.memories if m.type == "players"},
             "mone": {m.name.key: self.int(f"{p}mone_{m.name.key}") for m in sc.memories if m.type == "player"},
+            "mint": {m.name.key: self.int(f"{p}mint_{m.name.key}") for m in sc.memories if m.type == "int"},
             "uses": {}, "self_uses": {}, "last": {}, "pending": {},
             "winner": self.int(f"{p}winner"),
             "delay": {}, "delay_target": {},
@@ -193,6 +194,11 @@ class Game:
         for m, var in st["mone"].items():
             value = state0.memories.get(m)
             self.add(var == (NONE if value is None else value))
+        for m, var in st["mint"].items():
+            value = state0.memories.get(m)
+            if value is None:
+                raise Unsupported(f"a number memory without a starting value ({m})")
+            self.add(var == value)
         for key, var in st["uses"].items():
             self.add(var == state0.uses.get(key, 0))
         for key, var in st["self_uses"].items():
@@ -789,69 +795,105 @@ class Game:
 
         # ---- stage 3: deaths, by the rules
         exit_rules = [r for r in self._rules_now(pv.phase, tag) if _has_exit(r.then)]
-        all_strict = list(strict)
-        rule_hits = []
-        for rule in exit_rules:
-            for combo in itertools.product(range(n), repeat=len(rule.variables)):
-                env = {v.key: s for v, s in zip(rule.variables, combo)}
-                view = View(self, S, events, {**env, "__holes": [], "__no_leaves": True})
-                cond = c.value(rule.cond, view)
-                for unless in rule.unless:
-                    cond = z3.And(cond, z3.Not(c.value(unless, view)))
-                rule_hits.append((rule, env, cond, view))
-                pv.rule_hits.append((rule.name.key, z3.And(pv.active, cond)))
-                over = tuple(nm.key for nm in rule.overrides)
-                for e in _flat(rule.then):
-                    if e.verb in ("leave", "stay"):
-                        for s in range(n):
-                            on = z3.And(cond, self._on(e, view, None, s))
-                            all_strict.append((e.verb, s, e.name.key if e.verb == "leave" else None,
-                                               rule.name.key, over, on))
+        fixpoint = any(_mentions_call(r, "leaves") for r in exit_rules)
+
+        def decide(left):
+            """One decision of who leaves, with `leaves(p)` read from `left` (as the
+            interpreter's iteration does). Returns (decided, kinds, contradictions, hits)."""
+            evs = events
+            if left is not None:
+                evs = events.copy()
+                for s_ in range(n):
+                    evs.add(("left", s_), left[s_])
+            all_strict = list(strict)
+            hits = []
+            for rule in exit_rules:
+                for combo in itertools.product(range(n), repeat=len(rule.variables)):
+                    env = {v.key: s_ for v, s_ in zip(rule.variables, combo)}
+                    view = View(self, S, evs, {**env, "__holes": [], "__no_leaves": not fixpoint})
+                    cond = c.value(rule.cond, view)
+                    for unless in rule.unless:
+                        cond = z3.And(cond, z3.Not(c.value(unless, view)))
+                    hits.append((rule, env, cond, view))
+                    over = tuple(nm.key for nm in rule.overrides)
+                    for e in _flat(rule.then):
+                        if e.verb in ("leave", "stay"):
+                            for s_ in range(n):
+                                on = z3.And(cond, self._on(e, view, None, s_))
+                                all_strict.append((e.verb, s_, e.name.key if e.verb == "leave" else None,
+                                                   rule.name.key, over, on))
+            decided_all, kinds, contras = [], [], []
+            for s in range(n):
+                mine = [x for x in all_strict if x[1] == s]
+                names = {x[3] for x in mine}
+
+                def overridden(x, mine=mine, names=names):
+                    return z3.Or([y[5] for y in mine if x[3] in y[4] and y[3] != x[3] and x[3] in names]
+                                 or [F])
+                live = [(x, z3.And(x[5], z3.Not(overridden(x)))) for x in mine]
+                leaves = [(x, on) for x, on in live if x[0] == "leave"]
+                blanket = z3.Or([on for x, on in live if x[0] == "stay" and not x[4]] or [F])
+                any_leave = z3.Or([on for _, on in leaves] or [F])
+                scoped_cache: dict = {}
+
+                def scoped(src, live=live, scoped_cache=scoped_cache):
+                    if src not in scoped_cache:
+                        scoped_cache[src] = z3.Or([on for x, on in live if x[0] == "stay" and src in x[4]] or [F])
+                    return scoped_cache[src]
+                causes = []
+                for kind, src, seat, cond in attacks:
+                    if seat != s:
+                        continue
+                    defended = z3.Or([dc for kinds_, ds, dc in defenses if ds == s and (kinds_ is None or kind in kinds_)]
+                                     or [F])
+                    causes.append((kind, z3.And(cond, z3.Not(defended), z3.Not(scoped(src)))))
+                contradiction = z3.And(any_leave, blanket, S["alive"][s])
+                stay_rule = next((x[3] for x in mine if x[0] == "stay" and not x[4]), None)
+                contras.append((contradiction, leaves[0][0][3] if leaves else None, stay_rule))
+                default = z3.And(z3.Not(any_leave), z3.Not(blanket), z3.Or([cc for _, cc in causes] or [F]))
+                decided_all.append(z3.And(S["alive"][s], z3.Or(z3.And(any_leave, z3.Not(blanket)), default)))
+                # How they leave: the first rule that says so, else the first undefeated cause.
+                kind = self.I(NONE)
+                for kd, cc in reversed(causes):
+                    kind = z3.If(cc, self.I(self.ids.value("kind", kd)), kind)
+                for x, on in reversed(leaves):
+                    kind = z3.If(on, self.I(self.ids.value("kind", x[2])), kind)
+                kinds.append(kind)
+            return decided_all, kinds, contras, hits
+
+        if not fixpoint:
+            decided_all, kind_of, contras, rule_hits = decide(None)
+        else:
+            # As the interpreter: decide with nobody leaving, then with those decided, until
+            # the decision repeats. Longer chains than the encoding follows are a hole.
+            ROUNDS = 4
+            current = [F] * n
+            chain = []
+            for _ in range(ROUNDS):
+                nxt = decide(current)
+                stable = z3.And([nxt[0][s_] == current[s_] for s_ in range(n)])
+                chain.append((stable, current, nxt))
+                current = nxt[0]
+            decided_all, kind_of, contras, rule_hits = chain[-1][2]
+            settled = [F] * n
+            chosen = chain[-1][2]
+            for stable, before, result in reversed(chain):
+                settled = [z3.If(stable, before[s_], settled[s_]) for s_ in range(n)]
+            unstable = z3.Not(z3.Or([stable for stable, _, _ in chain]))
+            pv.undefined.append((z3.And(pv.active, unstable), "who leaves: it depends on itself"))
+            decided_all = [z3.If(unstable, chosen[0][s_], settled[s_]) for s_ in range(n)]
+            kind_of = chosen[1]
+        for rule, env, cond, view in rule_hits:
+            pv.rule_hits.append((rule.name.key, z3.And(pv.active, cond)))
         leave = []
-        kind_of = []
         contra_choices = []
         for s in range(n):
-            mine = [x for x in all_strict if x[1] == s]
-            names = {x[3] for x in mine}
-
-            def overridden(x):
-                return z3.Or([y[5] for y in mine if x[3] in y[4] and y[3] != x[3] and x[3] in names]
-                             or [F])
-            live = [(x, z3.And(x[5], z3.Not(overridden(x)))) for x in mine]
-            leaves = [(x, on) for x, on in live if x[0] == "leave"]
-            blanket = z3.Or([on for x, on in live if x[0] == "stay" and not x[4]] or [F])
-            any_leave = z3.Or([on for _, on in leaves] or [F])
-
-            scoped_cache: dict = {}
-
-            def scoped(src):
-                if src not in scoped_cache:
-                    scoped_cache[src] = z3.Or([on for x, on in live if x[0] == "stay" and src in x[4]] or [F])
-                return scoped_cache[src]
-            causes = []
-            for kind, src, seat, cond in attacks:
-                if seat != s:
-                    continue
-                defended = z3.Or([dc for kinds, ds, dc in defenses if ds == s and (kinds is None or kind in kinds)] or [F])
-                causes.append((kind, z3.And(cond, z3.Not(defended), z3.Not(scoped(src)))))
-            contradiction = z3.And(any_leave, blanket, S["alive"][s])
+            contradiction, leave_rule, stay_rule = contras[s]
             choice = self.bool(f"t{t}_{tag}_contra{s}")
             contra_choices.append((contradiction, choice))
-            if leaves:
-                stay_rule = next((x[3] for x in mine if x[0] == "stay" and not x[4]), None)
-                if stay_rule is not None:
-                    pv.contradictions.append((contradiction, s, leaves[0][0][3], stay_rule))
-            default = z3.And(z3.Not(any_leave), z3.Not(blanket), z3.Or([cc for _, cc in causes] or [F]))
-            decided = z3.Or(z3.And(any_leave, z3.Not(blanket)), default)
-            out = z3.And(S["alive"][s], z3.If(contradiction, choice, decided))
-            leave.append(out)
-            # How they leave: the first rule that says so, else the first undefeated cause.
-            kind = self.I(NONE)
-            for kd, cc in reversed(causes):
-                kind = z3.If(cc, self.I(self.ids.value("kind", kd)), kind)
-            for x, on in reversed(leaves):
-                kind = z3.If(on, self.I(self.ids.value("kind", x[2])), kind)
-            kind_of.append(kind)
+            if leave_rule is not None and stay_rule is not None:
+                pv.contradictions.append((contradiction, s, leave_rule, stay_rule))
+            leave.append(z3.And(S["alive"][s], z3.If(contradiction, choice, decided_all[s])))
         # Contradictions are decided one at a time, as the interpreter branches on them.
         self.add(z3.Sum([z3.If(z3.And(cnd, ch), self.I(1), self.I(0)) for cnd, ch in contra_choices]) <= 1)
         for cnd, ch in contra_choices:
@@ -1077,8 +1119,11 @@ class Game:
             value = self.compiler.value(e.value, view)
             if e.name.key in st["counters"][s]:
                 st["counters"][s][e.name.key] = z3.If(cond, value, st["counters"][s][e.name.key])
+            elif e.name.key in st["mint"]:
+                st["mint"] = dict(st["mint"])
+                st["mint"][e.name.key] = z3.If(cond, value, st["mint"][e.name.key])
             else:
-                raise Unsupported("`set` on a memory", e.span)
+                raise Unsupported("`set` on this memory", e.span)
 
     # -------------------------------------------------------------- between phases
 
@@ -1163,7 +1208,7 @@ class Game:
         for s in range(self.n):
             for c in self.counter_names:
                 eq(S2["counters"][s][c], cur["counters"][s][c], S["counters"][s][c])
-        for table in ("items", "mone", "uses", "self_uses", "pending", "delay", "delay_target"):
+        for table in ("items", "mone", "mint", "uses", "self_uses", "pending", "delay", "delay_target"):
             for key in S2[table]:
                 eq(S2[table][key], cur[table][key], S[table][key])
         for table in ("mset", "last"):
@@ -1185,6 +1230,18 @@ class Game:
                 for st in self.states:
                     # If the later seat has left, so has the earlier one.
                     self.add(z3.Implies(z3.Not(st["alive"][j]), z3.Not(st["alive"][i])))
+
+
+def _mentions_call(rule, name: str) -> bool:
+    def walk(x):
+        if isinstance(x, ast.Call) and x.func.key == name:
+            return True
+        if hasattr(x, "__dataclass_fields__"):
+            return any(walk(getattr(x, f)) for f in x.__dataclass_fields__ if f != "span")
+        if isinstance(x, tuple):
+            return any(walk(i) for i in x)
+        return False
+    return walk(rule.cond) or any(walk(u) for u in rule.unless) or walk(rule.then)
 
 
 def _owner_key(owner) -> str:
