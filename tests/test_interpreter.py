@@ -189,3 +189,42 @@ def test_phases_follow_the_game_order(lab):
     with pytest.raises(SpecError) as info:
         ask(lab, "night 1 { shot on doc }\nnight 2 { shot on guard }")
     assert "after the previous block comes day 1" in info.value.diagnostics[0].message
+
+
+SEAT10 = {**SEAT, "medium": 8, "twin": 9}
+
+
+def ask10(scenario, text):
+    return ask(scenario, "query q { composition 10\n" + text + "\n}")
+
+
+def test_revive_brings_back_an_eligible_player(lab):
+    a = ask10(lab, "state { dead citizen by shot }\nnight 1 { raise on citizen }")
+    assert a.verdict == "determined"
+    assert a.outcomes[0].state.alive[SEAT10["citizen"]]
+    a = ask10(lab, "state { dead citizen by grief }\nnight 1 { raise on citizen }")
+    assert a.verdict == "illegal"
+
+
+def test_link_and_a_rule_that_reads_who_leaves(lab):
+    # The twin is linked to the citizen; when the citizen leaves, the twin leaves by grief.
+    a = ask10(lab, "night 1 { bond on citizen }\nday 1 { vote citizen }")
+    assert a.outcomes[0].state.links[SEAT10["twin"]] == SEAT10["citizen"]
+    assert exits(a.outcomes[0]) == [(SEAT10["citizen"], "vote"), (SEAT10["twin"], "grief")]
+
+
+def test_mark_a_player_memory(lab):
+    a = ask10(lab, "night 1 { bond on doc }")
+    assert a.outcomes[0].state.memories["chosen"] == SEAT10["doc"]
+
+
+def test_reveal_and_announce(lab):
+    a = ask10(lab, "day 1 { expose on thug }")
+    report = a.outcomes[0].reports[0]
+    assert SEAT10["thug"] in a.outcomes[0].state.revealed
+    assert "exposed" in report.announcements and any("Mafia" in x for x in report.announcements)
+
+
+def test_per_game_limit_across_phases(lab):
+    a = ask10(lab, "day 1 { expose on thug }\nnight 2 { }\nday 2 { expose on doc }")
+    assert a.verdict == "illegal" and "this game (limit 1)" in a.problems[0].message
