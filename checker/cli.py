@@ -10,10 +10,11 @@ from . import __version__, registry
 from .errors import Diagnostic, SpecError
 from .loader import collect_paths
 from .pipeline import ANALYSES, FileResult, check_file
-from .report import json_report, text
+from .report import json_report, markdown, text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 FORMATS = {"text": text.render, "json": json_report.render}
+CHECK_FORMATS = {**FORMATS, "markdown": markdown.render}
 
 
 class UsageError(Exception):
@@ -32,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     check = sub.add_parser("check", help="check scenario specs (files or folders)")
     check.add_argument("paths", nargs="+", metavar="PATH")
-    check.add_argument("--format", choices=sorted(FORMATS), default="text")
+    check.add_argument("--format", choices=sorted(CHECK_FORMATS), default="text")
     check.add_argument("--select", default=",".join(ANALYSES),
                        help="comma-separated analysis kinds to run (default: all): " + ", ".join(ANALYSES))
     check.add_argument("--bound", type=int, default=2, metavar="K",
@@ -86,7 +87,7 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
     paths, problems = collect_paths(args.paths)
     results = [FileResult(d.path, diagnostics=[d]) for d in problems]
     results += [check_file(p, select, options) for p in paths]
-    out.write(FORMATS[args.format](results))
+    out.write(CHECK_FORMATS[args.format](results))
     return exit_code(results)
 
 

@@ -24,6 +24,11 @@ def test_report_on_specs_is_golden(name):
     assert golden.render_run(name) == expected
 
 
+def test_findings_report_is_current():
+    # FINDINGS.md says, spec by spec, what the checker finds in each real rulebook.
+    assert golden.render_findings() == golden.FINDINGS.read_text(encoding="utf-8")
+
+
 def test_gangster_model():
     sc = load(str(ROOT / "specs" / "gangster.mafia"))
     (comp,) = sc.compositions
