@@ -517,3 +517,17 @@ class Query:
     notes: tuple[str, ...]
     span: Span = spanned()
     gap: str | None = None  # a known disagreement with the rulebook, and why
+    open: "OpenQuestion | None" = None  # `can …` / `must …`: asked of the encoding
+
+
+@dataclass(frozen=True)
+class OpenQuestion:
+    """`can winner jack within 3`: is there a game (after the given phases) that reaches the
+    goal? `must stays leon`: does every game?"""
+
+    mode: str  # can, must
+    goal: str  # winner, stays, leaves
+    side: Name | None = None
+    player: PlayerRef | None = None
+    within: int | None = None
+    span: Span = spanned()

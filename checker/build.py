@@ -684,12 +684,33 @@ class _Builder(Transformer):
         compositions = pick("composition")
         starts = pick("from")
         gaps = pick("gap")
+        opens = pick("open")
         return ast.Query(name, label, players, compositions[0] if compositions else None,
                          tuple(pick("setting")), starts[0] if starts else None,
                          tuple(i for group in pick("state") for i in group),
                          tuple(pick("phase")), tuple(pick("expect")),
                          tuple(c.strings[0] for c in children if isinstance(c, ast.Clause)),
-                         self._span(meta), gaps[0] if gaps else None)
+                         self._span(meta), gaps[0] if gaps else None, opens[0] if opens else None)
+
+    def q_open(self, meta, children):
+        mode = str(children[0])
+        goal = children[1]
+        within = self._one(children, _Int)
+        return _Tagged("open", ast.OpenQuestion(mode, goal.tag, goal.value if goal.tag == "winner" else None,
+                                                goal.value if goal.tag != "winner" else None,
+                                                within.value if within else None, self._span(meta)))
+
+    def goal_winner(self, meta, children):
+        return _Tagged("winner", children[0])
+
+    def goal_stays(self, meta, children):
+        return _Tagged("stays", children[0])
+
+    def goal_leaves(self, meta, children):
+        return _Tagged("leaves", children[0])
+
+    def e_answer(self, meta, children):
+        return self._expect(meta, "answer", value=children[0].key)
 
     def q_gap(self, meta, children):
         return _Tagged("gap", children[0].text)

@@ -33,6 +33,7 @@ TERMINAL_WORDS = {
     "REVEAL_WHAT": ("'side'", "'role'"),
     "EXIT_MODE": ("'required'", "'optional'"),
     "SEVERITY": ("'error'", "'warning'"),
+    "OPEN_Q": ("'can'", "'must'"),
     "COMMENT": ("a comment",),
     "$END": ("the end of the file",),
 }

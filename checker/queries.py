@@ -35,7 +35,12 @@ def answer_all(scenario: Scenario, source: SourceFile, queries) -> list[tuple[An
     out = []
     for q in queries:
         bound = Binder(scenario, source.path).bind(q)
-        out.append((player.answer(bound), Names(scenario, bound.seats), q, bound))
+        if q.open is not None:
+            from .encode.open_questions import answer_open
+            answer = answer_open(scenario, bound)
+        else:
+            answer = player.answer(bound)
+        out.append((answer, Names(scenario, bound.seats), q, bound))
     return out
 
 
@@ -46,7 +51,7 @@ def failed_expectations(answer: Answer, q: ast.Query, bound, scenario: Scenario,
     for e in q.expectations:
         where = f"{path}:{e.span.line}:{e.span.column}" if e.span else path
         ok = True
-        if e.kind == "verdict":
+        if e.kind in ("verdict", "answer"):
             ok = answer.verdict == e.value
         elif e.kind == "illegal":
             ok = answer.verdict == "illegal"
@@ -74,7 +79,8 @@ def failed_expectations(answer: Answer, q: ast.Query, bound, scenario: Scenario,
             text = {"leaves": f"leaves {e.player}" + (f" by {e.name.text}" if e.name else ""),
                     "stays": f"stays {e.player}", "winner": f"winner {e.name.text if e.name else ''}",
                     "no_winner": "no winner", "verdict": f"verdict {e.value}",
-                    "learns": f"learns {e.player} {e.value}", "illegal": "illegal"}[e.kind]
+                    "learns": f"learns {e.player} {e.value}", "illegal": "illegal",
+                    "answer": f"answer {e.value}"}[e.kind]
             failures.append(f"{where}: query {q.name.text}: expected `{text}`, but the verdict is "
                             f"{answer.verdict}; {seen}")
     return failures

@@ -206,3 +206,31 @@ def test_simulate_stops_where_the_rules_cannot_decide(tmp_path):
     assert r.returncode == 1
     assert "stopped: night 1: the rules cannot decide this phase (undefined)" in r.stdout
     assert "day 2" not in r.stdout
+
+
+def test_ask_can_and_must_through_the_encoding(tmp_path):
+    q = tmp_path / "open.query"
+    q.write_text('''query can_mafia "can the mafia still win within a round after the Boss is voted out?" {
+  from day 1
+  day 1 { vote godfather }
+  can winner mafia within 1
+  expect answer no
+}
+query must_stay "does the saved Detective stay through the next round?" {
+  from night 1
+  night 1 { shot on detective  save on detective }
+  must stays detective within 1
+  expect answer no
+}
+query can_town "can the town win within two rounds?" {
+  can winner town within 2
+  expect answer yes
+}
+''', encoding="utf-8")
+    r = run("ask", "specs/gangster.mafia", str(q), "--format", "json")
+    assert r.returncode == 0, r.stdout
+    answers = json.loads(r.stdout)["answers"]
+    assert [a["verdict"] for a in answers] == ["no", "no", "yes"]
+    assert "longer games were not searched" in answers[0]["detail"]
+    # A "no" to `must` and a "yes" to `can` come with the game, replayed by the interpreter.
+    assert answers[1]["outcomes"] and answers[2]["outcomes"][0]["winner"] == "town"

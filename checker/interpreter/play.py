@@ -34,10 +34,11 @@ class Outcome:
 class Answer:
     name: str
     label: str | None
-    verdict: str  # determined, ambiguous, undefined, illegal
+    verdict: str  # determined, ambiguous, undefined, illegal; yes, no, inconclusive (open questions)
     outcomes: list[Outcome]
     problems: list[Problem]
     phases: list[Phase]
+    detail: str | None = None  # for open questions: what the answer rests on
 
     @property
     def rules(self) -> list[str]:

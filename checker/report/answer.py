@@ -96,6 +96,8 @@ def render_text(answers: list[tuple[Answer, Names]]) -> str:
         title = f"query {answer.name}" + (f": {answer.label}" if answer.label else "")
         lines.append(title)
         lines.append(f"  verdict: {answer.verdict}")
+        if answer.detail:
+            lines.append(f"  {answer.detail}")
         for p in answer.problems:
             kind = "undecided" if p.hole else "illegal"
             cites = f" [{', '.join(p.rules)}]" if p.rules else ""
@@ -142,6 +144,7 @@ def answer_json(answer: Answer, names: Names) -> dict:
         "query": answer.name,
         "label": answer.label,
         "verdict": answer.verdict,
+        "detail": answer.detail,
         "problems": [{"message": p.message, "rules": list(p.rules),
                       "kind": "undecided" if p.hole else "illegal"} for p in answer.problems],
         "outcomes": [{"phases": [report_json(names, r) for r in o.reports], "winner": o.winner}
