@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import z3
+
 from . import ast
 from .analyses import (ambiguous_order, contradiction, dead_rule, setup, undefined, unreachable_win,
                        win_overlap)
 from .analyses.encoded import Encoded, Options
+from .registry import INCONCLUSIVE
 from .build import build
 from .errors import Diagnostic, SpecError
 from .findings import Finding
@@ -67,18 +70,33 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     options = options or Options()
     encodings = None
     for kind in select:
-        if kind in ENCODED:
-            if encodings is None:
-                encodings = [Encoded(result.scenario, comp, options)
-                             for comp in result.scenario.compositions if comp.total == comp.players]
-                for enc in encodings:
-                    if enc.error:
-                        kinds = ", ".join(k for k in select if k in ENCODED)
-                        result.findings.append(enc.unsupported(f"{kinds} on {enc.where}"))
-                encodings = [e for e in encodings if not e.error]
-            if encodings:
-                result.findings.extend(ANALYSES[kind](result.scenario, encodings))
-        else:
-            result.findings.extend(ANALYSES[kind](result.scenario))
+        try:
+            encodings = _run(kind, result, select, options, encodings)
+        except (RecursionError, MemoryError, z3.Z3Exception, ValueError, KeyError, TypeError,
+                AttributeError, IndexError) as exc:
+            # A bug in an analysis must not hide the others or end in a traceback: it is
+            # reported as an inconclusive finding that names it.
+            result.findings.append(Finding(
+                INCONCLUSIVE, "inconclusive", "error",
+                f"internal error in the {kind} analysis ({type(exc).__name__}: {exc}); "
+                "please report it with this spec", result.scenario.span))
     result.findings.sort(key=lambda f: (list(ANALYSES).index(f.kind) if f.kind in ANALYSES else 99,) + f.sort_key())
     return result
+
+
+def _run(kind, result, select, options, encodings):
+    """Run one analysis; the Z3 ones share the encodings, built on first use."""
+    if kind not in ENCODED:
+        result.findings.extend(ANALYSES[kind](result.scenario))
+        return encodings
+    if encodings is None:
+        encodings = [Encoded(result.scenario, comp, options)
+                     for comp in result.scenario.compositions if comp.total == comp.players]
+        for enc in encodings:
+            if enc.error:
+                kinds = ", ".join(k for k in select if k in ENCODED)
+                result.findings.append(enc.unsupported(f"{kinds} on {enc.where}"))
+        encodings = [e for e in encodings if not e.error]
+    if encodings:
+        result.findings.extend(ANALYSES[kind](result.scenario, encodings))
+    return encodings

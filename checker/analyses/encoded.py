@@ -10,6 +10,7 @@ import z3
 from .. import registry
 from ..encode.solver import Limits, Result, check, make_solver
 from ..encode.terms import Unsupported
+from ..errors import SpecError
 from ..encode.unroll import Game
 from ..encode.witness import Witness, extract, replay
 from ..findings import Finding, Related
@@ -94,8 +95,16 @@ class Encoded:
         return "sat", best[0], best[1]
 
     def witness(self, result: Result, t: int, label: str) -> Witness:
+        """The model's game as a witness, replayed through the interpreter. If the replay
+        cannot even be set up, the witness comes back with no answer: callers then report an
+        internal inconclusive, as for any witness that does not replay."""
         w = extract(self.game, result.model, upto=t, label=label)
-        replay(self.game, w)
+        try:
+            replay(self.game, w)
+        except SpecError as exc:
+            from ..interpreter.play import Answer
+            w.answer = Answer("witness", label, "unreplayable", [], [], [])
+            w.answer.detail = "; ".join(d.message for d in exc.diagnostics)
         return w
 
     def witness_json(self, w: Witness) -> dict:
@@ -129,8 +138,11 @@ def witness_json(w: Witness, scenario: Scenario | None = None, seats=None) -> di
             from ..report.answer import Names, phase_lines
             names = Names(scenario, seats)
             log = []
+            choices = {str(p): c for p, c in w.phases}
             for report in w.answer.outcomes[0].reports:
                 log.append(f"{report.phase}:")
+                if choices.get(str(report.phase)):
+                    log.append("  choices: " + "; ".join(choices[str(report.phase)]))
                 log += [f"  {line}" for line in phase_lines(names, report, seats)]
             data["log"] = log
     return data

@@ -454,11 +454,17 @@ class Game:
             else:
                 conds.append(z3.And(v >= 0, v < size))
         if a.target_count is not None:
+            before = len(holes)
             count = c.value(a.target_count, view)
+            gap = z3.Or(holes[before:]) if len(holes) > before else self.B(False)
+            most = len(u.targets)
             if a.target_up_to:
-                conds.append(z3.And(u.count >= 1, u.count <= count))
+                ok = z3.And(u.count >= 1, u.count <= count)
             else:
-                conds.append(u.count == count)
+                ok = u.count == count
+            # A table with no row for this case: the rules give no number (a hole, as in the
+            # interpreter, which then takes the choice as given).
+            conds.append(z3.Or(ok, z3.And(gap, u.count >= 1, u.count <= most)))
             for j, tj in enumerate(u.targets):
                 chosen = j < u.count
                 conds.append(z3.Implies(chosen, z3.And(tj >= 0, tj < n)))

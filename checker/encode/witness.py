@@ -57,7 +57,8 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
                 text += f" by @{_val(model, u.actor) + 1}"
             if u.targets:
                 count = _val(model, u.count)
-                text += " on " + ", ".join(f"@{_val(model, tj) + 1}" for tj in u.targets[:count])
+                if count > 0:
+                    text += " on " + ", ".join(f"@{_val(model, tj) + 1}" for tj in u.targets[:count])
             if a.choices:
                 shown = []
                 for ch in a.choices:
