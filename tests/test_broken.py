@@ -91,7 +91,7 @@ def _params():
         yield pytest.param(path, id=path.stem, marks=marks)
 
 
-@pytest.mark.parametrize("path", _params())
+@pytest.mark.parametrize("path", list(_params()))
 def test_broken_variant_findings(path):
     expected, bound, _ = header(path)
     assert expected, f"{path.name} declares no `# expect:` line"
