@@ -13,7 +13,7 @@ from pathlib import Path
 from .errors import Diagnostic, SpecError
 from .limits import MAX_FILE_BYTES, MAX_NESTING
 from .source import SourceFile
-from .text import BIDI_REORDER, bidi_controls, char_name
+from .text import BIDI_REORDER, bidi_controls, char_name, code_chars
 
 SPEC_SUFFIX = ".mafia"
 
@@ -106,22 +106,8 @@ def _check_bidi(source: SourceFile) -> None:
 def _check_nesting(source: SourceFile) -> None:
     # Lark parses iteratively, but building the AST recurses; refuse runaway nesting first.
     depth = 0
-    in_string = in_comment = escaped = False
-    for i, ch in enumerate(source.text):
-        if in_comment:
-            in_comment = ch != "\n"
-        elif in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch in '"\n':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "#":
-            in_comment = True
-        elif ch in "({":
+    for i, ch in code_chars(source.text):
+        if ch in "({":
             depth += 1
             if depth > MAX_NESTING:
                 span = source.span_at(i)

@@ -16,6 +16,7 @@ from lark.lexer import PatternStr
 
 from .errors import Diagnostic, SpecError
 from .source import SourceFile, Span
+from .text import code_chars
 
 START_RULES = ("start", "expr", "effect_seq", "decl", "queries")
 
@@ -112,22 +113,8 @@ def parse(source: SourceFile, start: str = "start") -> Tree:
 def _unclosed_brace(text: str, upto: int) -> int | None:
     """Offset of the innermost `{` still open at `upto`, skipping strings and comments."""
     stack: list[int] = []
-    in_string = in_comment = escaped = False
-    for i, ch in enumerate(text[:upto]):
-        if in_comment:
-            in_comment = ch != "\n"
-        elif in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch in '"\n':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "#":
-            in_comment = True
-        elif ch == "{":
+    for i, ch in code_chars(text[:upto]):
+        if ch == "{":
             stack.append(i)
         elif ch == "}" and stack:
             stack.pop()

@@ -65,3 +65,25 @@ def bidi_controls(text: str) -> list[tuple[int, str, str]]:
 
 def char_name(ch: str) -> str:
     return f"U+{ord(ch):04X} {unicodedata.name(ch, 'UNKNOWN')}"
+
+
+def code_chars(text: str):
+    """(offset, character) for every character outside strings and comments: what bracket
+    counting must look at."""
+    in_string = in_comment = escaped = False
+    for i, ch in enumerate(text):
+        if in_comment:
+            in_comment = ch != "\n"
+        elif in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch in '"\n':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "#":
+            in_comment = True
+        else:
+            yield i, ch

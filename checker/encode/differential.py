@@ -20,7 +20,8 @@ from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.play import Player
 from ..model import Scenario
 from .solver import Limits, check, make_solver
-from .unroll import NONE, Game
+from .terms import Unsupported
+from .unroll import NONE, Game, max_targets
 
 
 @dataclass
@@ -74,17 +75,10 @@ def random_uses(scenario: Scenario, state: State, phase: Phase, rng: random.Rand
 
 
 def _most_targets(a) -> int:
-    from .. import ast
-
-    def bound(e):
-        if isinstance(e, ast.Num):
-            return e.value
-        if isinstance(e, ast.Cases):
-            return max(bound(arm.value) for arm in e.arms)
-        if isinstance(e, ast.ByTable):
-            return max(bound(c.value) for c in e.cases)
+    try:
+        return max(1, max_targets(a)) if a.target_count is not None else 0
+    except Unsupported:
         return 1
-    return max(1, bound(a.target_count)) if a.target_count is not None else 0
 
 
 def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse],

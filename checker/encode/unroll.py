@@ -325,15 +325,7 @@ class Game:
         return False
 
     def _max_targets(self, a: Ability) -> int:
-        def bound(e):
-            if isinstance(e, ast.Num):
-                return e.value
-            if isinstance(e, ast.Cases):
-                return max(bound(arm.value) for arm in e.arms)
-            if isinstance(e, ast.ByTable):
-                return max(bound(c.value) for c in e.cases)
-            raise Unsupported("a number of targets that is not a number or a table", e.span)
-        return bound(a.target_count) if a.target_count is not None else 0
+        return max_targets(a)
 
     def _use_vars(self, t, a: Ability, key: int, moment, S, phase) -> Use:
         p = f"t{t}_{a.key}_{key}_"
@@ -1236,6 +1228,19 @@ class Game:
                 for st in self.states:
                     # If the later seat has left, so has the earlier one.
                     self.add(z3.Implies(z3.Not(st["alive"][j]), z3.Not(st["alive"][i])))
+
+
+def max_targets(a: Ability) -> int:
+    """The most targets an ability can take: its number, or the largest in its table."""
+    def bound(e):
+        if isinstance(e, ast.Num):
+            return e.value
+        if isinstance(e, ast.Cases):
+            return max(bound(arm.value) for arm in e.arms)
+        if isinstance(e, ast.ByTable):
+            return max(bound(c.value) for c in e.cases)
+        raise Unsupported("a number of targets that is not a number or a table", e.span)
+    return bound(a.target_count) if a.target_count is not None else 0
 
 
 def _mentions_call(rule, name: str) -> bool:
