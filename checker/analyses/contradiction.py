@@ -43,7 +43,9 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             if status != "sat":
                 continue
             w = enc.witness(result, t, f"{pair[0]} against {pair[1]}")
-            confirmed = any("contradiction" in h for o in w.answer.outcomes for h in o.holes)
+            # The replay must show this very pair of rules clashing, not just any clash.
+            confirmed = any(f"rule {pair[0]} says" in h and f"rule {pair[1]} says" in h
+                            for o in w.answer.outcomes for h in o.holes)
             if not confirmed:
                 out.append(enc.inconclusive(f"rules {pair[0]} and {pair[1]}",
                                             "internal error: the solver's game did not replay"))

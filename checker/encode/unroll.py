@@ -210,6 +210,11 @@ class Game:
         for (a, s, kind), var in st["pending"].items():
             self.add(var == ((a, s, kind) in state0.pending))
         self.add(st["winner"] == NONE)
+        if state0.delayed:
+            raise Unsupported("a starting state with delayed effects pending")
+        for key, var in st["delay"].items():
+            self.add(var == 0)
+            self.add(st["delay_target"][key] == NONE)
 
     def _delay_slots(self):
         """Every `after N …:` in an ability, per acting player: a countdown in the state."""
@@ -846,8 +851,10 @@ class Game:
                                      or [F])
                     causes.append((kind, z3.And(cond, z3.Not(defended), z3.Not(scoped(src)))))
                 contradiction = z3.And(any_leave, blanket, S["alive"][s])
-                stay_rule = next((x[3] for x in mine if x[0] == "stay" and not x[4]), None)
-                contras.append((contradiction, leaves[0][0][3] if leaves else None, stay_rule))
+                # Every pair of a live `leave` rule and a live blanket `stay` rule clashes.
+                pairs = [(z3.And(on_l, on_s, S["alive"][s]), xl[3], xs[3])
+                         for xl, on_l in leaves for xs, on_s in live if xs[0] == "stay" and not xs[4]]
+                contras.append((contradiction, pairs))
                 default = z3.And(z3.Not(any_leave), z3.Not(blanket), z3.Or([cc for _, cc in causes] or [F]))
                 decided_all.append(z3.And(S["alive"][s], z3.Or(z3.And(any_leave, z3.Not(blanket)), default)))
                 # How they leave: the first rule that says so, else the first undefeated cause.
@@ -886,11 +893,11 @@ class Game:
         leave = []
         contra_choices = []
         for s in range(n):
-            contradiction, leave_rule, stay_rule = contras[s]
+            contradiction, pairs = contras[s]
             choice = self.bool(f"t{t}_{tag}_contra{s}")
             contra_choices.append((contradiction, choice))
-            if leave_rule is not None and stay_rule is not None:
-                pv.contradictions.append((contradiction, s, leave_rule, stay_rule))
+            for cond, leave_rule, stay_rule in pairs:
+                pv.contradictions.append((cond, s, leave_rule, stay_rule))
             leave.append(z3.And(S["alive"][s], z3.If(contradiction, choice, decided_all[s])))
         # Contradictions are decided one at a time, as the interpreter branches on them.
         self.add(z3.Sum([z3.If(z3.And(cnd, ch), self.I(1), self.I(0)) for cnd, ch in contra_choices]) <= 1)

@@ -132,7 +132,8 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
             if (actor.name.key, use.actor) not in state.items:
                 out.append(Problem(f"{seat_name(scenario, state, use.actor)} holds no "
                                    f"{actor.name.text}", ability.cites_of("by")))
-        if not state.alive[use.actor] and not pending and not triggered_now:
+        # A last-move card is played by the player who drew it, who has usually left by then.
+        if not state.alive[use.actor] and not pending and not triggered_now and not ability.is_card:
             out.append(Problem(f"{seat_name(scenario, state, use.actor)} has left the game",
                                ability.cites_of("by")))
     if ability.for_team and use.actor is not None:
