@@ -58,3 +58,14 @@ def test_agreement_on_an_illegal_choice():
     phase, uses = bound.phases[0]
     verdict = compare(scenario, bound.state, phase, uses)
     assert verdict.agree and verdict.detail.startswith("illegal for the interpreter")
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_agreement_on_nostradamus_with_cards_and_delays(seed):
+    # Seed 003 has last-move cards, delayed effects and rules on who leaves: one short walk
+    # each, every phase compared (the starting states carry pending `after …` effects).
+    scenario = load(str(ROOT / "specs" / "godfather_nostradamus.mafia"))
+    rng = random.Random(seed)
+    for state, phase, uses in random_walk(scenario, scenario.compositions[0].seats(), rng, 4):
+        verdict = compare(scenario, state, phase, uses)
+        assert verdict.agree, f"{phase}: {verdict.detail}"

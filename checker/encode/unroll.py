@@ -210,11 +210,13 @@ class Game:
         for (a, s, kind), var in st["pending"].items():
             self.add(var == ((a, s, kind) in state0.pending))
         self.add(st["winner"] == NONE)
-        if state0.delayed:
-            raise Unsupported("a starting state with delayed effects pending")
+        start = {}
+        for unit, count, body, env, source in state0.delayed:
+            start[self._slot_of(body, dict(env), source)] = (count, dict(env).get("target"))
         for key, var in st["delay"].items():
-            self.add(var == 0)
-            self.add(st["delay_target"][key] == NONE)
+            count, target = start.get(key, (0, None))
+            self.add(var == count)
+            self.add(st["delay_target"][key] == (NONE if target is None else target))
 
     def _delay_slots(self):
         """Every `after N …:` in an ability, per acting player: a countdown in the state."""
@@ -231,6 +233,18 @@ class Game:
                         slots.append((rule, index, combo, e))
             self._slots = slots
         return self._slots
+
+    def _slot_of(self, body, env: dict, source: str):
+        """The countdown slot of a pending `after …` effect carried in a starting state."""
+        for owner, index, key, e in self._delay_slots():
+            if _owner_key(owner) != source or e.body is not body:
+                continue
+            if isinstance(owner, ast.RuleDecl):
+                if key == tuple(env.get(v.key) for v in owner.variables):
+                    return (source, index, key)
+            elif key == NONE or key == env.get("actor"):
+                return (source, index, key)
+        raise Unsupported("a pending delayed effect the encoding cannot place")
 
     def _actor_keys(self, a: Ability) -> list[int]:
         """The seats that can ever use an ability: those dealt one of its roles, or any seat
