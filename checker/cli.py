@@ -36,8 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=sorted(CHECK_FORMATS), default="text")
     check.add_argument("--select", default=",".join(ANALYSES),
                        help="comma-separated analysis kinds to run (default: all): " + ", ".join(ANALYSES))
-    check.add_argument("--bound", type=int, default=2, metavar="K",
-                       help="rounds (a day and a night) after the opening phases to search (default 2)")
+    check.add_argument("--bound", type=int, default=1, metavar="K",
+                       help="rounds (a day and a night) after the opening phases to search (default 1: "
+                            "the first night and day, where most holes show; raise it to look further)")
     check.add_argument("--timeout", type=float, default=300.0, metavar="S",
                        help="seconds per solver question (default 300); a timeout is inconclusive. "
                             "Questions are bounded first by a resource limit, which is the same on "

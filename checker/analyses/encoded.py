@@ -19,7 +19,7 @@ from ..model import Composition, Scenario
 
 @dataclass
 class Options:
-    bound: int = 2  # rounds (a day and a night) after the opening phases
+    bound: int = 1  # rounds (a day and a night) after the opening phases
     # The resource limit is what bounds a question: it counts solver work, so the same
     # question gives the same answer on any machine. The timeout is only a safety net.
     timeout: float = 300.0
