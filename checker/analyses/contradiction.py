@@ -48,7 +48,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                             for o in w.answer.outcomes for h in o.holes)
             if not confirmed:
                 out.append(enc.inconclusive(f"rules {pair[0]} and {pair[1]}",
-                                            "internal error: the solver's game did not replay"))
+                                            "internal error: the solver's game did not replay", witness=w))
                 continue
             seen.add(pair)
             leave, stay = rules.get(pair[0]), rules.get(pair[1])

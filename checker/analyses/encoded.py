@@ -110,10 +110,13 @@ class Encoded:
     def witness_json(self, w: Witness) -> dict:
         return witness_json(w, self.sc, self.game.seats)
 
-    def inconclusive(self, what: str, reason: str, span=None) -> Finding:
+    def inconclusive(self, what: str, reason: str, span=None, witness: Witness | None = None) -> Finding:
+        """An undecided question. When a solver's game failed to replay, the game is attached:
+        it is the evidence for the bug report."""
         c = registry.CODES[registry.INCONCLUSIVE]
         return Finding(c.code, c.kind, c.severity, f"{what} ({self.where}): {reason}",
-                       span or self.sc.span)
+                       span or self.sc.span,
+                       witness=self.witness_json(witness) if witness is not None else None)
 
     def unsupported(self, what: str) -> Finding:
         exc = self.error

@@ -41,7 +41,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                 continue
             w = enc.witness(result, t, why)
             if w.answer.verdict not in ("undefined", "ambiguous"):
-                out.append(enc.inconclusive(f"'{why}'", "internal error: the solver's game did not replay"))
+                out.append(enc.inconclusive(f"'{why}'", "internal error: the solver's game did not replay", witness=w))
                 continue
             seen.add(why)
             c = registry.CODES[registry.UNDEFINED]

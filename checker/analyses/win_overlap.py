@@ -30,7 +30,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         w = enc.witness(result, t, "two sides win at once")
         confirmed = any("meet their win conditions" in h for o in w.answer.outcomes for h in o.holes)
         if not confirmed:
-            out.append(enc.inconclusive("a win overlap", "internal error: the solver's game did not replay"))
+            out.append(enc.inconclusive("a win overlap", "internal error: the solver's game did not replay", witness=w))
             continue
         holes = [h for o in w.answer.outcomes for h in o.holes if "meet their win conditions" in h]
         c = registry.CODES[registry.WIN_OVERLAP]

@@ -316,6 +316,10 @@ class Compiler:
         if isinstance(value, tuple) and value[0] == "set":
             sets = [self.seats_of(v) for v in value[1]]
             return Seats([z3.Or([s.member[i] for s in sets]) for i in range(self.n)])
+        if isinstance(value, int) or z3.is_int_value(value):
+            # A known seat: membership is plain true or false, not a term per seat.
+            seat = value if isinstance(value, int) else value.as_long()
+            return Seats([self.B(seat == i) for i in range(self.n)])
         return Seats([value == i for i in range(self.n)])
 
     def call(self, e: ast.Call, view: View):

@@ -620,6 +620,21 @@ class Game:
             for x, s, on, view, a in early_writes:
                 self._write(S, x, s, on, view, a, None)
 
+        # ---- the vote, first: as in the interpreter, its cause is there before any step
+        vote_attacks = []
+        if vote is not None:
+            k, x = vote.vote_kind, vote.vote_target
+            # No quorum for this many alive: the vote decides nothing (nobody is voted out).
+            day = self.sc.day
+            gap = self._quorum_gap(day.quorum, S) if day.quorum is not None else self.B(False)
+            if day.quorum is not None:
+                pv.undefined.append((z3.And(vote.active, k != 0, gap),
+                                     "the vote: there is no quorum for this many players alive"))
+            for s in range(n):
+                on = z3.And(vote.active, k == 1, x == s, z3.Not(gap))
+                vote_attacks.append(("vote", "vote", s, on))
+                ev(("voted", s), on)
+
         # ---- stage 1: blocking steps, over the orders the spec leaves open
         blocking = sorted({u.ability.key for u in uses if _is_blocking_effects(u.ability.effects)})
         edges = self._declared_edges(blocking)
@@ -711,7 +726,7 @@ class Game:
 
         # ---- stage 2: every other step, together, on the state the phase began with
         frozen = events.copy()
-        attacks = list(early_attacks)  # (kind, source, seat, cond)
+        attacks = list(early_attacks) + vote_attacks  # (kind, source, seat, cond)
         defenses = []  # (kinds or None, seat, cond)
         for perm_index, e, u, s, on in stage1_intents:
             now = z3.And(order == perm_index, on) if len(perms) > 1 else on
@@ -793,26 +808,10 @@ class Game:
                     else:
                         raise Unsupported(f"the effect `{v}`", e.span)
 
-        if vote is not None:
-            k, x = vote.vote_kind, vote.vote_target
-            for s in range(n):
-                on = z3.And(vote.active, k == 1, x == s)
-                attacks.append(("vote", "vote", s, on))
-                ev(("voted", s), on)
-            # No quorum for this many alive: the vote decides nothing.
-            day = self.sc.day
-            if day.quorum is not None:
-                holes: list = []
-                c.value(day.quorum, View(self, S, Events(self.ctx), {"__holes": holes}))
-                if holes or self._quorum_gap(day.quorum, S):
-                    gap = self._quorum_gap(day.quorum, S)
-                    pv.undefined.append((z3.And(vote.active, k != 0, gap), "the vote: there is no quorum for this many players alive"))
-                    attacks = [(kd, src, s, z3.And(cond, z3.Not(gap)) if src == "vote" else cond)
-                               for kd, src, s, cond in attacks]
-
         # ---- stage 3: deaths, by the rules
         exit_rules = [r for r in self._rules_now(pv.phase, tag) if _has_exit(r.then)]
         fixpoint = any(_mentions_call(r, "leaves") for r in exit_rules)
+        static_conclusions: dict = {}
 
         def decide(left):
             """One decision of who leaves, with `leaves(p)` read from `left` (as the
@@ -825,6 +824,14 @@ class Game:
             all_strict = list(strict)
             hits = []
             for rule in exit_rules:
+                # Rules that do not read who leaves give the same conclusions every round of
+                # the fixpoint: compile them once.
+                if left is not None and rule.name.key in static_conclusions:
+                    cached_strict, cached_hits = static_conclusions[rule.name.key]
+                    all_strict.extend(cached_strict)
+                    hits.extend(cached_hits)
+                    continue
+                mark = (len(all_strict), len(hits))
                 for combo in itertools.product(range(n), repeat=len(rule.variables)):
                     env = {v.key: s_ for v, s_ in zip(rule.variables, combo)}
                     view = View(self, S, evs, {**env, "__holes": [], "__no_leaves": not fixpoint})
@@ -836,9 +843,14 @@ class Game:
                     for e in _flat(rule.then):
                         if e.verb in ("leave", "stay"):
                             for s_ in range(n):
-                                on = z3.And(cond, self._on(e, view, None, s_))
+                                target = self._on(e, view, None, s_)
+                                if z3.is_false(target):
+                                    continue
+                                on = z3.And(cond, target)
                                 all_strict.append((e.verb, s_, e.name.key if e.verb == "leave" else None,
                                                    rule.name.key, over, on))
+                if left is not None and not _mentions_call(rule, "leaves"):
+                    static_conclusions[rule.name.key] = (all_strict[mark[0]:], hits[mark[1]:])
             decided_all, kinds, contras = [], [], []
             for s in range(n):
                 mine = [x for x in all_strict if x[1] == s]
@@ -865,9 +877,17 @@ class Game:
                                      or [F])
                     causes.append((kind, z3.And(cond, z3.Not(defended), z3.Not(scoped(src)))))
                 contradiction = z3.And(any_leave, blanket, S["alive"][s])
-                # Every pair of a live `leave` rule and a live blanket `stay` rule clashes.
-                pairs = [(z3.And(on_l, on_s, S["alive"][s]), xl[3], xs[3])
-                         for xl, on_l in leaves for xs, on_s in live if xs[0] == "stay" and not xs[4]]
+                # Every pair of a live `leave` rule and a live blanket `stay` rule clashes
+                # (each rule's bindings joined first, so pairs are of rules, not bindings).
+                leave_by: dict = {}
+                for xl, on_l in leaves:
+                    leave_by.setdefault(xl[3], []).append(on_l)
+                stay_by: dict = {}
+                for xs, on_s in live:
+                    if xs[0] == "stay" and not xs[4]:
+                        stay_by.setdefault(xs[3], []).append(on_s)
+                pairs = [(z3.And(z3.Or(ls), z3.Or(ss), S["alive"][s]), lr, sr)
+                         for lr, ls in leave_by.items() for sr, ss in stay_by.items()]
                 contras.append((contradiction, pairs))
                 default = z3.And(z3.Not(any_leave), z3.Not(blanket), z3.Or([cc for _, cc in causes] or [F]))
                 decided_all.append(z3.And(S["alive"][s], z3.Or(z3.And(any_leave, z3.Not(blanket)), default)))
