@@ -3,8 +3,6 @@ other."""
 
 from __future__ import annotations
 
-import z3
-
 from .. import registry
 from ..findings import Finding, Related
 from .encoded import Encoded
@@ -27,15 +25,8 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         for pair in pairs:
             if pair in seen:
                 continue
-
-            def goal(t, pair=pair):
-                pv = game.vars[t]
-                here = [c for c, s, a, b in pv.contradictions if (a, b) == pair]
-                if not here:
-                    return [z3.BoolVal(False, game.ctx)]
-                before = enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)
-                return [z3.Or(here), before]
-            status, t, result = enc.first(goal)
+            status, t, result = enc.first_after_clean(
+                lambda t, pair=pair: [c for c, s, a, b in game.vars[t].contradictions if (a, b) == pair])
             if status == "unknown":
                 out.append(enc.inconclusive(f"whether rules {pair[0]} and {pair[1]} clash",
                                             f"the solver gave up ({result.reason})"))

@@ -64,6 +64,16 @@ class Encoded:
                 parts.append(z3.Not(pv.overlap))
         return z3.And(parts) if parts else self.B(True)
 
+    def first_after_clean(self, conditions_at) -> tuple[str, int | None, Result | None]:
+        """The earliest phase t at which one of conditions_at(t) holds, after a game the
+        rules decide up to t (see `first`)."""
+        def goal(t):
+            here = conditions_at(t)
+            if not here:
+                return [z3.BoolVal(False, self.game.ctx)]
+            return [z3.Or(here), self.clean_until(t - 1) if t > 0 else z3.BoolVal(True, self.game.ctx)]
+        return self.first(goal)
+
     def ask(self, *goal) -> Result:
         """Whether the game can meet the goal (conditions joined by `and`)."""
         parts = [g for item in goal for g in (item if isinstance(item, (list, tuple)) else [item])]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import z3
-
 from .. import registry
 from ..findings import Finding
 from .encoded import Encoded
@@ -25,15 +23,8 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         for why in reasons:
             if why in seen:
                 continue
-
-            def goal(t, why=why):
-                pv = game.vars[t]
-                here = [c for c, w in pv.undefined if w == why]
-                if not here:
-                    return [z3.BoolVal(False, game.ctx)]
-                before = enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)
-                return [z3.Or(here), before]
-            status, t, result = enc.first(goal)
+            status, t, result = enc.first_after_clean(
+                lambda t, why=why: [c for c, w in game.vars[t].undefined if w == why])
             if status == "unknown":
                 out.append(enc.inconclusive(f"whether '{why}' can happen", f"the solver gave up ({result.reason})"))
                 continue

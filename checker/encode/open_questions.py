@@ -66,7 +66,6 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(t
 
 
 def _goal(game: Game, question, bound) -> z3.BoolRef:
-    from .. import ast  # noqa: F401
     from ..interpreter.bind import Binder
 
     if question.goal == "winner":

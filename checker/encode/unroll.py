@@ -296,15 +296,14 @@ class Game:
             self._legal(u, pv, S, phase, view0)
         self._team_once(pv)
         cur, due = self._count_down(S, phase)
-        events_all: dict = {}
         if phase.is_night:
-            cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, events_all, due=due)
+            cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, due=due)
         else:
             cur = self._pass(t, "b", pv, cur, [u for u in pv.uses if u.moment == "before"], None,
-                             events_all, due=due)
+                             due=due)
             if pv.vote_kind is not None:
-                cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"], pv, events_all)
-            cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"], None, events_all)
+                cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"], pv)
+            cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"], None)
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, "a table with no row for this case"))
         cur = self._bookkeep(pv, S, cur, phase)
@@ -419,8 +418,6 @@ class Game:
         conds = []
         ids = self.ids
         n = self.n
-        pending = [S["pending"][(a.key, s, phase.kind)] for s in range(n)
-                   if (a.key, s, phase.kind) in S["pending"]]
         in_phase = any(matches(ref, phase, u.moment if phase.is_day else None) for ref in a.phases)
         if a.is_card:
             # As the interpreter: a card is played by a player holding one, or by today's
@@ -557,7 +554,7 @@ class Game:
     # -------------------------------------------------------------- resolution
 
     def _pass(self, t, tag, pv: PhaseVars, S: dict, uses: list[Use], vote: PhaseVars | None,
-              events_all, gate: dict | None = None, due=()) -> dict:
+              gate: dict | None = None, due=()) -> dict:
         """One resolution (a night, or one moment of a day): blocking steps in every open
         order, the other steps together, then the deaths. Returns the state after it.
 
@@ -573,14 +570,13 @@ class Game:
                     pend = S["pending"].get((u.ability.key, u.key, pv.phase.kind), self.B(False))
                     gate[u] = pend
                     later.append(u)
-            st = self._pass(t, tag, pv, S, uses, vote, events_all, gate, due)
+            st = self._pass(t, tag, pv, S, uses, vote, gate, due)
             if not later:
                 return st
             fired = {}
             for u in later:
                 fired[u] = z3.And(z3.Not(gate[u]), self._left_by_trigger(u, S, pv.leaves[-1], st))
-            return self._pass(t, tag + "2", pv, st, later, None, events_all, fired)
-        c = self.compiler
+            return self._pass(t, tag + "2", pv, st, later, None, fired)
         F = self.B(False)
         events = Events(self.ctx)
         ev = events.add
@@ -670,12 +666,7 @@ class Game:
 
             def fire(blocked, shield, evs, fired):
                 for rule in blocking_rules:
-                    for combo in itertools.product(range(n), repeat=len(rule.variables)):
-                        env = {v.key: s for v, s in zip(rule.variables, combo)}
-                        view = View(self, S, evs, {**env, "__holes": []})
-                        cond = c.value(rule.cond, view)
-                        for unless in rule.unless:
-                            cond = z3.And(cond, z3.Not(c.value(unless, view)))
+                    for combo, env, cond, view in self._bindings(rule, S, evs):
                         key = (rule.name.key, combo)
                         now = z3.And(cond, z3.Not(fired.get(key, F)))
                         fired[key] = z3.Or(fired.get(key, F), cond)
@@ -832,12 +823,7 @@ class Game:
                     hits.extend(cached_hits)
                     continue
                 mark = (len(all_strict), len(hits))
-                for combo in itertools.product(range(n), repeat=len(rule.variables)):
-                    env = {v.key: s_ for v, s_ in zip(rule.variables, combo)}
-                    view = View(self, S, evs, {**env, "__holes": [], "__no_leaves": not fixpoint})
-                    cond = c.value(rule.cond, view)
-                    for unless in rule.unless:
-                        cond = z3.And(cond, z3.Not(c.value(unless, view)))
+                for combo, env, cond, view in self._bindings(rule, S, evs, no_leaves=not fixpoint):
                     hits.append((rule, env, cond, view))
                     over = tuple(nm.key for nm in rule.overrides)
                     for e in _flat(rule.then):
@@ -946,18 +932,12 @@ class Game:
         st["left_by"] = [z3.If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
         for s in range(n):
             ev(("left", s), leave[s])
-        for s in range(n):
-            events_all[("left", s)] = z3.Or(events_all.get(("left", s), F), leave[s])
         self._exit_triggers(st, S, leave, kind_of, pv, t, tag, events)
-        after = View(self, st, events, {"__holes": []})
         for rule, env, cond, view in rule_hits:
             others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
             if not others:
                 continue
-            view2 = View(self, st, events, {**env, "__holes": []})
-            cond2 = c.value(rule.cond, view2)
-            for unless in rule.unless:
-                cond2 = z3.And(cond2, z3.Not(c.value(unless, view2)))
+            cond2, view2 = self._applies(rule, env, st, events)
             for e, guard in self._guarded(others, view2):
                 for s in range(n):
                     self._write(st, e, s, z3.And(cond2, guard, self._on(e, view2, None, s)), view2, rule, None)
@@ -974,12 +954,7 @@ class Game:
         for rule in self._rules_now(pv.phase, tag):
             if _has_exit(rule.then) or _is_blocking_effects(rule.then):
                 continue
-            for combo in itertools.product(range(n), repeat=len(rule.variables)):
-                env = {v.key: s for v, s in zip(rule.variables, combo)}
-                view = View(self, st, events, {**env, "__holes": []})
-                cond = c.value(rule.cond, view)
-                for unless in rule.unless:
-                    cond = z3.And(cond, z3.Not(c.value(unless, view)))
+            for combo, env, cond, view in self._bindings(rule, st, events):
                 pv.rule_hits.append((rule.name.key, z3.And(pv.active, cond)))
                 writes_now = []
                 for e, guard in self._guarded(rule.then, view):
@@ -1003,6 +978,23 @@ class Game:
             for slot, count, cond in schedules_late:
                 st["delay"][slot] = z3.If(cond, self.I(count), st["delay"][slot])
         return st
+
+    def _bindings(self, rule, state, events, no_leaves: bool = False):
+        """Each binding of a rule's variables to seats, with the condition under which the
+        rule applies then (`if …` and not any `unless …`), as the interpreter's
+        Resolver.applicable does."""
+        for combo in itertools.product(range(self.n), repeat=len(rule.variables)):
+            env = {v.key: s for v, s in zip(rule.variables, combo)}
+            cond, view = self._applies(rule, env, state, events, no_leaves)
+            yield combo, env, cond, view
+
+    def _applies(self, rule, env: dict, state, events, no_leaves: bool = False):
+        """(when the rule applies under this binding, the view it was judged in)."""
+        view = View(self, state, events, {**env, "__holes": [], "__no_leaves": no_leaves})
+        cond = self.compiler.value(rule.cond, view)
+        for unless in rule.unless:
+            cond = z3.And(cond, z3.Not(self.compiler.value(unless, view)))
+        return cond, view
 
     def _quorum_gap(self, quorum, S):
         """When no row of the quorum table covers the number alive."""
@@ -1084,7 +1076,6 @@ class Game:
         return self.compiler.seats_of(value).member[s]
 
     def _blocking_effect(self, e, cond, s, blocked, shield, evs) -> None:
-        F = self.B(False)
         if e.verb == "block":
             evs.add(("block", s), cond)
             hit = z3.And(cond, z3.Not(shield[s]))

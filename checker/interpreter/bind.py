@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..errors import Diagnostic, SpecError
-from ..evaluate import EvalError, Evaluator, State, initial_state
+from ..evaluate import Evaluator, State, initial_state
 from ..model import Scenario
 from .phases import Phase, sequence
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import ast
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Scenario
 from .bind import BoundQuery, BoundUse

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..interpreter.play import Answer, Outcome
+from ..interpreter.play import Answer
 from ..interpreter.resolution import Report
 from ..model import Scenario
 
