@@ -16,6 +16,18 @@ class Related:
 
 
 @dataclass(frozen=True)
+class Suppression:
+    """Why a finding does not fail the gate: acknowledged in the spec, or recorded in a baseline."""
+    kind: str  # "acknowledged" | "baseline"
+    reason: str
+    span: Span | None = None  # the `acknowledge` declaration, for acknowledged findings
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "reason": self.reason,
+                "span": self.span.to_json() if self.span else None}
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     kind: str
@@ -25,6 +37,14 @@ class Finding:
     related: tuple[Related, ...] = ()
     rules: tuple[str, ...] = ()  # rulebook ids the involved spec lines cite
     witness: dict | None = None
+    # A stable id ("MC207-1a2b3c4d5e"): survives edits elsewhere in the file; baselines use it.
+    id: str = ""
+    suppression: Suppression | None = None
+
+    @property
+    def gating(self) -> bool:
+        """Whether the finding counts towards the exit code."""
+        return self.suppression is None
 
     def sort_key(self):
         s = self.span
@@ -43,4 +63,6 @@ class Finding:
             ],
             "rules": list(self.rules),
             "witness": self.witness,
+            "id": self.id,
+            "suppression": self.suppression.to_json() if self.suppression else None,
         }
