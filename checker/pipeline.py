@@ -52,11 +52,12 @@ class FileResult:
     source: SourceFile | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    analyses: tuple[str, ...] = ()  # the kinds that ran, in order (a report lists each)
 
 
 def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
                options: Options | None = None) -> FileResult:
-    result = FileResult(path)
+    result = FileResult(path, analyses=tuple(select))
     try:
         result.source = read_source(path)
         spec = build(parse(result.source), result.source)
