@@ -2,7 +2,34 @@
 
 from __future__ import annotations
 
+from ..findings import Finding
 from ..pipeline import FileResult
+
+
+def finding_lines(path: str, f: Finding) -> list[str]:
+    """One finding as the terminal shows it: where and what, the related places, and the
+    witness game as the moderator's log."""
+    where = f"{f.span.line}:{f.span.column}" if f.span else "-"
+    rules = f" [{', '.join(f.rules)}]" if f.rules else ""
+    lines = [f"{path}:{where}: {f.severity}[{f.code}] {f.kind}: {f.message}{rules}"]
+    for rel in f.related:
+        rwhere = f"{rel.span.line}:{rel.span.column}" if rel.span else "-"
+        lines.append(f"    {rwhere}: {rel.message}")
+    return lines + [f"    {line}" for line in witness_lines(f.witness)]
+
+
+def witness_lines(witness: dict | None) -> list[str]:
+    """A finding's witness as the moderator's log, and the last phase's outcomes when the
+    finding is about their difference."""
+    lines: list[str] = []
+    if witness and witness.get("log"):
+        lines.append("witness (the shortest game, replayed by the interpreter):")
+        lines += [f"  {line}" for line in witness["log"]]
+    if witness and witness.get("outcomes"):
+        for i, outcome in enumerate(witness["outcomes"], 1):
+            lines.append(f"outcome {i} of the last phase:")
+            lines += [f"  {line}" for line in outcome]
+    return lines
 
 
 def render(results: list[FileResult]) -> str:
@@ -31,19 +58,7 @@ def render(results: list[FileResult]) -> str:
         if not r.findings:
             lines.append("  no findings")
         for f in r.findings:
-            where = f"{f.span.line}:{f.span.column}" if f.span else "-"
-            rules = f" [{', '.join(f.rules)}]" if f.rules else ""
-            lines.append(f"  {r.path}:{where}: {f.severity}[{f.code}] {f.kind}: {f.message}{rules}")
-            for rel in f.related:
-                rwhere = f"{rel.span.line}:{rel.span.column}" if rel.span else "-"
-                lines.append(f"      {rwhere}: {rel.message}")
-            if f.witness and f.witness.get("log"):
-                lines.append("      witness (the shortest game, replayed by the interpreter):")
-                lines += [f"        {line}" for line in f.witness["log"]]
-            if f.witness and f.witness.get("outcomes"):
-                for i, outcome in enumerate(f.witness["outcomes"], 1):
-                    lines.append(f"      outcome {i} of the last phase:")
-                    lines += [f"        {line}" for line in outcome]
+            lines += [f"  {line}" for line in finding_lines(r.path, f)]
         for f in r.findings:
             errors += f.severity == "error"
             warnings += f.severity == "warning"
