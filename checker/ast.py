@@ -434,9 +434,19 @@ class PrecheckDecl:
     span: Span = spanned()
 
 
+@dataclass(frozen=True)
+class AcknowledgeDecl:
+    """`acknowledge MC207 on guard_protect, hostage "why"`: a finding the spec accepts."""
+    code: Name
+    on: tuple[Name, ...]
+    reason: str
+    cites: Cites
+    span: Span = spanned()
+
+
 Decl = (ScenarioDecl | SideDecl | RoleDecl | TeamDecl | CompositionDecl | PhasesDecl
         | AbilityDecl | RuleDecl | DayDecl | WinDecl | PriorityDecl | SettingDecl | AssumeDecl
-        | ItemDecl | KindDecl | MemoryDecl | WakeDecl | ResolveDecl | PrecheckDecl)
+        | ItemDecl | KindDecl | MemoryDecl | WakeDecl | ResolveDecl | PrecheckDecl | AcknowledgeDecl)
 
 
 @dataclass(frozen=True)

@@ -671,6 +671,10 @@ class _Builder(Transformer):
                                 next(c for c in children if _is_expr(c)),
                                 self._cites(children), self._span(meta))
 
+    def acknowledge_decl(self, meta, children):
+        return ast.AcknowledgeDecl(children[0], self._names(children), self._label(children),
+                                   self._cites(children), self._span(meta))
+
     # -------------------------------------------------------------- queries
 
     def queries(self, meta, children):

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TextIO
 
-from . import __version__, registry
+from . import __version__, baseline, config, registry
 from .errors import Diagnostic, SpecError
 from .loader import collect_paths
 from .pipeline import ANALYSES, FileResult, check_file
-from .report import json_report, markdown, text
+from .report import explain, json_report, markdown, text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 FORMATS = {"text": text.render, "json": json_report.render}
@@ -34,17 +37,27 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check scenario specs (files or folders)")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=sorted(CHECK_FORMATS), default="text")
-    check.add_argument("--select", default=",".join(ANALYSES),
+    check.add_argument("--select", default=None,
                        help="comma-separated analysis kinds to run (default: all): " + ", ".join(ANALYSES))
-    check.add_argument("--bound", type=int, default=1, metavar="K",
+    check.add_argument("--bound", type=int, default=None, metavar="K",
                        help="rounds (a day and a night) after the opening phases to search (default 1: "
                             "the first night and day, where most holes show; raise it to look further)")
-    check.add_argument("--timeout", type=float, default=300.0, metavar="S",
+    check.add_argument("--timeout", type=float, default=None, metavar="S",
                        help="seconds per solver question (default 300); a timeout is inconclusive. "
                             "Questions are bounded first by a resource limit, which is the same on "
                             "every machine, so reports do not depend on the machine's speed")
-    check.add_argument("--rlimit", type=int, default=20_000_000, metavar="N",
+    check.add_argument("--rlimit", type=int, default=None, metavar="N",
                        help="solver resource limit per question (default 20000000)")
+    check.add_argument("--config", metavar="FILE",
+                       help="the pyproject.toml whose [tool.mafiacheck] table to use (default: the "
+                            "nearest one with such a table, from the working directory up)")
+    check.add_argument("--no-config", action="store_true", help="ignore [tool.mafiacheck] tables")
+    check.add_argument("--baseline", metavar="FILE",
+                       help="findings recorded in FILE pass; only new ones fail the gate")
+    check.add_argument("--write-baseline", metavar="FILE",
+                       help="record every finding that would fail the gate in FILE and pass")
+    check.add_argument("--show-suppressed", action="store_true",
+                       help="list acknowledged and baselined findings too (they are always counted)")
     explain = sub.add_parser("explain", help="what a finding code means")
     explain.add_argument("code")
     ask = sub.add_parser("ask", help="answer what-if queries about a scenario")
@@ -60,9 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def exit_code(results: list[FileResult]) -> int:
+    """0 pass, 1 error-level findings, 2 unreadable input, 3 only inconclusive results.
+    Acknowledged and baselined findings do not count; inconclusive ones can be neither."""
     if any(r.diagnostics for r in results):
         return EXIT_INPUT
-    findings = [f for r in results for f in r.findings]
+    findings = [f for r in results for f in r.findings if f.gating]
     if any(f.severity == "error" and f.kind != "inconclusive" for f in findings):
         return EXIT_FINDINGS
     if any(f.kind == "inconclusive" for f in findings):
@@ -70,25 +85,81 @@ def exit_code(results: list[FileResult]) -> int:
     return EXIT_OK
 
 
-def run_check(args, out: TextIO, err: TextIO) -> int:
-    select = tuple(s.strip() for s in args.select.split(",") if s.strip())
-    unknown = [s for s in select if s not in ANALYSES]
-    if unknown:
-        err.write(f"mafiacheck: unknown analysis kind '{unknown[0]}'; kinds are: "
-                  + ", ".join(ANALYSES) + "\n")
-        return EXIT_INPUT
-    if args.bound < 1 or args.bound > 20:
-        err.write("mafiacheck: --bound must be between 1 and 20\n")
-        return EXIT_INPUT
-    if args.timeout <= 0:
-        err.write("mafiacheck: --timeout must be positive\n")
-        return EXIT_INPUT
+@dataclass(frozen=True)
+class CheckPlan:
+    """What `check` will do, from the command line over the project's configuration."""
+    select: tuple[str, ...]
+    options: object  # analyses.encoded.Options
+    severity: dict
+    baseline: str | None
+
+
+def plan_check(args) -> CheckPlan:
+    """Merge flags, configuration and defaults; SpecError (exit 2) on a bad value."""
     from .analyses.encoded import Options
-    options = Options(bound=args.bound, timeout=args.timeout, rlimit=args.rlimit)
-    paths, problems = collect_paths(args.paths)
+
+    def bad(message):
+        return SpecError([Diagnostic(message, None, "mafiacheck")])
+
+    found = None if args.no_config else (args.config or config.find())
+    conf = config.load(found, tuple(ANALYSES)) if found else config.Config()
+    if args.select is not None:
+        select = tuple(s.strip() for s in args.select.split(",") if s.strip())
+        unknown = [s for s in select if s not in ANALYSES]
+        if unknown:
+            raise bad(f"unknown analysis kind '{unknown[0]}'; kinds are: " + ", ".join(ANALYSES))
+    else:
+        select = conf.select or tuple(ANALYSES)
+    bound = args.bound if args.bound is not None else (conf.bound or 1)
+    if not 1 <= bound <= 20:
+        raise bad("--bound must be between 1 and 20")
+    timeout = args.timeout if args.timeout is not None else (conf.timeout or 300.0)
+    if timeout <= 0:
+        raise bad("--timeout must be positive")
+    rlimit = args.rlimit if args.rlimit is not None else (conf.rlimit or 20_000_000)
+    if rlimit <= 0:
+        raise bad("--rlimit must be positive")
+    return CheckPlan(select, Options(bound=bound, timeout=timeout, rlimit=rlimit), conf.severity,
+                     args.baseline or conf.baseline)
+
+
+def check_results(paths: list[str], plan: CheckPlan) -> list[FileResult]:
+    """Every spec under `paths` checked, with the baseline applied if there is one."""
+    found, problems = collect_paths(paths)
     results = [FileResult(d.path, diagnostics=[d]) for d in problems]
-    results += [check_file(p, select, options) for p in paths]
-    out.write(CHECK_FORMATS[args.format](results))
+    results += [check_file(p, plan.select, plan.options, plan.severity) for p in found]
+    if plan.baseline:
+        results = baseline.apply(results, baseline.load(plan.baseline))
+    return results
+
+
+def run_check(args, out: TextIO, err: TextIO) -> int:
+    try:
+        plan = plan_check(args)
+        if args.write_baseline:
+            plan = replace(plan, baseline=None)
+        results = check_results(args.paths, plan)
+    except SpecError as exc:
+        for d in exc.diagnostics:
+            err.write(d.render() + "\n")
+        return EXIT_INPUT
+    render = CHECK_FORMATS[args.format]
+    if args.format in ("text", "markdown"):
+        render = functools.partial(render, show_suppressed=args.show_suppressed)
+    out.write(render(results))
+    if args.write_baseline:
+        if any(r.diagnostics for r in results):
+            err.write("mafiacheck: no baseline written: some specs could not be read\n")
+            return EXIT_INPUT
+        Path(args.write_baseline).write_text(baseline.render(results, args.write_baseline),
+                                             encoding="utf-8")
+        count = sum(1 for r in results for f in r.findings
+                    if f.kind != "inconclusive" and not (f.suppression and f.suppression.kind == "acknowledged"))
+        err.write(f"mafiacheck: {count} finding{'s' if count != 1 else ''} recorded in "
+                  f"{args.write_baseline}\n")
+        # Inconclusive results are never baselined: they still decide the exit code.
+        return EXIT_INCONCLUSIVE if any(f.kind == "inconclusive" for r in results
+                                        for f in r.findings) else EXIT_OK
     return exit_code(results)
 
 
@@ -180,10 +251,7 @@ def run_explain(args, out: TextIO, err: TextIO) -> int:
         err.write(f"mafiacheck: unknown code '{args.code}'; codes are: "
                   + ", ".join(sorted(registry.CODES)) + "\n")
         return EXIT_INPUT
-    out.write(f"{code.code} {code.name} ({code.kind}, {code.severity})\n\n"
-              f"What it means\n  {code.summary}\n\nWhy it matters\n  {code.why}\n\n"
-              f"Example\n" + "".join(f"  {line}\n" for line in code.example.splitlines())
-              + f"\nHow to fix\n  {code.fix}\n")
+    out.write(explain.text(code))
     return EXIT_OK
 
 

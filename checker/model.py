@@ -180,6 +180,17 @@ class Day:
 
 
 @dataclass(frozen=True)
+class Acknowledgement:
+    """A finding the spec accepts: its code, the elements it must involve, and why."""
+    code: str
+    names: tuple[str, ...]  # as written, for messages
+    targets: tuple[Span, ...]  # the declarations named after `on`
+    reason: str
+    cites: tuple[ast.RuleRef, ...]
+    span: Span = field(default=None, compare=False, hash=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Scenario:
     path: str
     key: str
@@ -208,6 +219,7 @@ class Scenario:
     prechecks: tuple[ast.PrecheckDecl, ...]
     cites: tuple[ast.RuleRef, ...] = ()  # every rule id cited anywhere, in order
     span: Span = field(default=None, compare=False, hash=False, repr=False)
+    acknowledgements: tuple[Acknowledgement, ...] = ()
 
     @property
     def display(self) -> str:

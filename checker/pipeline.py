@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 import z3
 
@@ -14,11 +15,13 @@ from .registry import INCONCLUSIVE
 from .build import build
 from .errors import Diagnostic, SpecError
 from .findings import Finding
+from .fingerprint import assign_ids
 from .loader import read_source
 from .model import Scenario
 from .parser import parse
 from .resolve import resolve
 from .source import SourceFile
+from .suppress import acknowledge
 
 # Analyses by kind, in the order they run and report. `setup` reads the model; the others
 # ask the Z3 encoding of each composition.
@@ -52,11 +55,16 @@ class FileResult:
     source: SourceFile | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    # Baseline entries for this file that no finding matched any more (see baseline.py).
+    stale_baseline: list[dict] = field(default_factory=list)
     analyses: tuple[str, ...] = ()  # the kinds that ran, in order (a report lists each)
 
 
 def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
-               options: Options | None = None) -> FileResult:
+               options: Options | None = None,
+               severity: Mapping[str, str] | None = None) -> FileResult:
+    """Every selected analysis on one spec. `severity` overrides codes' severities (from the
+    project's configuration); findings come out with their stable ids, acknowledged ones marked."""
     result = FileResult(path, analyses=tuple(select))
     try:
         result.source = read_source(path)
@@ -82,6 +90,12 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
                 f"internal error in the {kind} analysis ({type(exc).__name__}: {exc}); "
                 "please report it with this spec", result.scenario.span))
     result.findings.sort(key=lambda f: (list(ANALYSES).index(f.kind) if f.kind in ANALYSES else 99,) + f.sort_key())
+    if severity:
+        result.findings = [replace(f, severity=severity.get(f.code, f.severity))
+                           for f in result.findings]
+    decided = not any(f.kind == "inconclusive" for f in result.findings)
+    result.findings = acknowledge(result.findings, result.scenario, select if decided else ())
+    result.findings = assign_ids(result.findings, result.source)
     return result
 
 

@@ -172,6 +172,15 @@ AMBIGUOUS_ORDER = _code(
     "Declare the order with `resolve A before B` if the rulebook gives one, or keep it open "
     "and record the choice with a named `assume`.")
 
+UNUSED_ACKNOWLEDGEMENT = _code(
+    "MC300", "acknowledgement", "unused-acknowledgement", "warning",
+    "An `acknowledge` declaration matches no finding of the analyses that ran.",
+    "A stale acknowledgement hides nothing today but would silently accept a different finding "
+    "tomorrow; the hole it named may have been closed, or its names no longer fit.",
+    'acknowledge MC207 on guard_protect, hostage "left to the moderator"   # but a `resolve` '
+    "now orders them",
+    "Remove the acknowledgement, or fix its code or names so it matches the finding it meant.")
+
 
 def lookup(code: str) -> Code | None:
     return CODES.get(code.upper())

@@ -14,7 +14,7 @@ from . import ast
 from .errors import Diagnostic, SpecError
 from .limits import MAX_PLAYERS
 from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_POINTS, Ability,
-                    Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
+                    Acknowledgement, Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
                     StartOption, Team)
 from .source import Span
 
@@ -201,6 +201,8 @@ class Resolver:
                     self.lookup(n, ("ability", "rule", "team"), "ability, rule or effect step")
         for d in get(ast.PrecheckDecl):
             self.expect(d.cond, Scope(), BOOL)
+        acknowledgements = tuple(filter(None, (self._acknowledgement(d, days)
+                                               for d in get(ast.AcknowledgeDecl))))
 
         if self.diagnostics:
             raise SpecError(self.diagnostics)
@@ -218,7 +220,35 @@ class Resolver:
             items=tuple(get(ast.ItemDecl)), kinds=tuple(get(ast.KindDecl)),
             memories=tuple(get(ast.MemoryDecl)), wakes=tuple(get(ast.WakeDecl)),
             resolves=tuple(get(ast.ResolveDecl)), prechecks=tuple(get(ast.PrecheckDecl)),
-            cites=tuple(_walk_cites(self.spec.decls)), span=head.span)
+            cites=tuple(_walk_cites(self.spec.decls)), span=head.span,
+            acknowledgements=acknowledgements)
+
+    def _acknowledgement(self, d: ast.AcknowledgeDecl, days) -> Acknowledgement | None:
+        from .registry import CODES
+
+        code = d.code.text.upper()
+        if code not in CODES:
+            self.error(f"unknown finding code '{d.code.text}'", d.code.span,
+                       self._suggest(code, set(CODES)) or "`mafiacheck explain` lists the codes")
+            return None
+        if CODES[code].kind == "inconclusive":
+            self.error("an inconclusive result cannot be acknowledged: the checker did not "
+                       "decide, so there is nothing to accept", d.code.span,
+                       "raise --rlimit or --timeout, or simplify the spec")
+            return None
+        if not d.reason or not d.reason.strip():
+            self.error("an acknowledgement needs a reason", d.span)
+        targets = []
+        for name in d.on:
+            if name.key == "day" and days and not any("day" in t for t in self.spaces.values()):
+                targets.append(days[0].span)
+                continue
+            spaces = tuple(s for s in self.spaces if s not in ("option", "variant"))
+            sym = self.lookup(name, spaces, "declared name")
+            if sym is not None and sym.node is not None:
+                targets.append(sym.node.span)
+        return Acknowledgement(code, tuple(n.text for n in d.on), tuple(targets), d.reason or "",
+                               d.cites, d.span)
 
     def _declare_all(self, decls) -> None:
         for d in decls:

@@ -32,7 +32,29 @@ def witness_lines(witness: dict | None) -> list[str]:
     return lines
 
 
-def render(results: list[FileResult]) -> str:
+def suppression_note(f: Finding) -> str:
+    s = f.suppression
+    if s is None:
+        return ""
+    if s.kind == "acknowledged":
+        where = f" at line {s.span.line}" if s.span else ""
+        return f"acknowledged{where}: {s.reason}"
+    return f"baselined: {s.reason}"
+
+
+def suppressed_counts(results: list[FileResult]) -> str:
+    """'2 acknowledged, 1 baselined', or '' when nothing is suppressed."""
+    counts: dict[str, int] = {}
+    for r in results:
+        for f in r.findings:
+            if f.suppression is not None:
+                counts[f.suppression.kind] = counts.get(f.suppression.kind, 0) + 1
+    words = {"acknowledged": "acknowledged", "baseline": "baselined"}
+    return ", ".join(f"{n} {words.get(kind, kind)}" for kind, n in sorted(counts.items()))
+
+
+def render(results: list[FileResult], show_suppressed: bool = False) -> str:
+    """The report; acknowledged and baselined findings are counted, and listed on request."""
     lines: list[str] = []
     errors = warnings = infos = unreadable = 0
     for r in results:
@@ -55,11 +77,23 @@ def render(results: list[FileResult]) -> str:
             for a in sc.assumptions:
                 cites = f" [{', '.join(c.id for c in a.cites)}]" if a.cites else ""
                 lines.append(f"    - {a.name.text}: {a.label or ''}{cites}")
-        if not r.findings:
+        shown = [f for f in r.findings if show_suppressed or f.gating]
+        if not shown:
             lines.append("  no findings")
-        for f in r.findings:
+        for f in shown:
             lines += [f"  {line}" for line in finding_lines(r.path, f)]
+            if f.suppression is not None:
+                lines.append(f"    ({suppression_note(f)})")
+        hidden = len(r.findings) - len(shown)
+        if hidden:
+            lines.append(f"  ({hidden} suppressed finding{'s' if hidden != 1 else ''} not shown; "
+                         "--show-suppressed lists them)")
+        for entry in r.stale_baseline:
+            lines.append(f"  baselined {entry['code']} no longer found: {entry['message']} "
+                         f"[{entry['id']}]")
         for f in r.findings:
+            if not f.gating:
+                continue
             errors += f.severity == "error"
             warnings += f.severity == "warning"
             infos += f.severity == "info"
@@ -67,6 +101,13 @@ def render(results: list[FileResult]) -> str:
     checked = len(results) - unreadable
     summary = (f"{checked} spec{'s' if checked != 1 else ''} checked, {errors} error"
                f"{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
+    suppressed = suppressed_counts(results)
+    if suppressed:
+        summary += f" ({suppressed} not counted)"
+    stale = sum(len(r.stale_baseline) for r in results)
+    if stale:
+        summary += (f"; {stale} baselined finding{'s' if stale != 1 else ''} no longer found "
+                    "(refresh the baseline with --write-baseline)")
     if unreadable:
         summary += (f"; {unreadable} spec{'s' if unreadable != 1 else ''} rejected "
                     "(it could not be read, or has syntax or validation errors)")

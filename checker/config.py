@@ -1,0 +1,150 @@
+"""Project configuration: `[tool.mafiacheck]` in the nearest pyproject.toml.
+
+    [tool.mafiacheck]
+    bound = 2                      # rounds searched (as --bound)
+    timeout = 120                  # seconds per solver question (as --timeout)
+    rlimit = 20000000              # solver resource limit per question (as --rlimit)
+    select = ["setup", "contradiction", "undefined"]   # analyses to run (as --select)
+    baseline = "mafiacheck-baseline.json"             # as --baseline, relative to this file
+    [tool.mafiacheck.severity]
+    MC201 = "error"                # a code's severity in this project
+
+The command line wins over the file. The nearest pyproject.toml holding a `[tool.mafiacheck]`
+table, from the working directory up, is used; `--config FILE` names one. Unknown keys and
+wrong types are errors (exit 2): a misspelt key silently ignored would change what CI checks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from .errors import Diagnostic, SpecError
+from .registry import CODES
+from .findings import SEVERITIES
+
+
+@dataclass(frozen=True)
+class Config:
+    path: str | None = None  # the pyproject.toml read, if any
+    bound: int | None = None
+    timeout: float | None = None
+    rlimit: int | None = None
+    select: tuple[str, ...] | None = None
+    baseline: str | None = None
+    severity: dict[str, str] = field(default_factory=dict)
+
+
+KEYS = ("bound", "timeout", "rlimit", "select", "baseline", "severity")
+
+
+def find(start: str | None = None) -> str | None:
+    """The nearest pyproject.toml with a [tool.mafiacheck] table, from `start` upwards."""
+    here = Path(start or os.getcwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return str(candidate)  # let load() report it
+            if "mafiacheck" in data.get("tool", {}):
+                return str(candidate)
+    return None
+
+
+def _locate(path: str, text: str, key: str):
+    """Where `key = …` is written in the [tool.mafiacheck] part of the file, if found."""
+    from .source import Span
+
+    lines = text.split("\n")
+    inside = False
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            inside = stripped.startswith("[tool.mafiacheck")
+            continue
+        if inside and re.match(rf"{re.escape(key)}\s*=", stripped):
+            column = line.index(stripped) + 1
+            return Span(path, number, column, number, column + len(key))
+    return None
+
+
+def load(path: str, kinds: tuple[str, ...]) -> Config:
+    """Read and validate `[tool.mafiacheck]`; SpecError (exit 2) on anything wrong."""
+
+    text = ""
+
+    def bad(message: str, hint: str | None = None, key: str | None = None) -> SpecError:
+        span = _locate(path, text, key) if key else None
+        return SpecError([Diagnostic(f"[tool.mafiacheck] {message}", span, path, hint,
+                                     line_text=text.split("\n")[span.line - 1] if span else None)])
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError([Diagnostic(f"cannot read {path}: {exc}", None, path)]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError([Diagnostic(f"{path} is not valid TOML: {exc}", None, path)]) from None
+    table = data.get("tool", {}).get("mafiacheck", {})
+    if not isinstance(table, dict):
+        raise bad("must be a table")
+    for key in table:
+        if key not in KEYS:
+            close = difflib.get_close_matches(key, KEYS, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "keys are: " + ", ".join(KEYS)
+            raise bad(f"has an unknown key '{key}'", hint, key)
+
+    def typed(key, types, what):
+        value = table.get(key)
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
+            raise bad(f"`{key}` must be {what}, not {type(value).__name__}", key=key)
+        return value
+
+    bound = typed("bound", int, "an integer")
+    if bound is not None and not 1 <= bound <= 20:
+        raise bad("`bound` must be between 1 and 20")
+    timeout = typed("timeout", (int, float), "a number of seconds")
+    if timeout is not None and timeout <= 0:
+        raise bad("`timeout` must be positive")
+    rlimit = typed("rlimit", int, "an integer")
+    if rlimit is not None and rlimit <= 0:
+        raise bad("`rlimit` must be positive")
+    select = table.get("select")
+    if select is not None:
+        if isinstance(select, str):
+            select = [s.strip() for s in select.split(",") if s.strip()]
+        if not isinstance(select, list) or not all(isinstance(s, str) for s in select):
+            raise bad("`select` must be a list of analysis kinds")
+        for kind in select:
+            if kind not in kinds:
+                raise bad(f"`select` names an unknown analysis kind '{kind}'",
+                          "kinds are: " + ", ".join(kinds))
+        select = tuple(select)
+    baseline = typed("baseline", str, "a path")
+    if baseline is not None:
+        baseline = os.path.join(os.path.dirname(path), baseline)
+    severity = table.get("severity", {})
+    if not isinstance(severity, dict):
+        raise bad("`severity` must be a table of finding codes, e.g. MC201 = \"error\"")
+    for code, level in severity.items():
+        if code.upper() not in CODES:
+            raise bad(f"`severity` names an unknown finding code '{code}'",
+                      "`mafiacheck explain` lists the codes")
+        if level not in SEVERITIES:
+            raise bad(f"`severity.{code}` must be one of {', '.join(SEVERITIES)}")
+        if CODES[code.upper()].kind == "inconclusive" and level != "error":
+            raise bad("an inconclusive result always fails the gate; its severity cannot be "
+                      "lowered")
+    return Config(path, bound, float(timeout) if timeout is not None else None, rlimit, select,
+                  baseline, {c.upper(): v for c, v in severity.items()})
