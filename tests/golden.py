@@ -30,10 +30,7 @@ def run(args: list[str]) -> tuple[int, str]:
 
 
 def _check(args: tuple) -> tuple[int, str]:
-    from mafiacheck.cli import CHECK_FORMATS, build_parser, exit_code
-    from mafiacheck.loader import collect_paths
-    from mafiacheck.pipeline import FileResult, check_file
-    from mafiacheck.analyses.encoded import Options
+    from mafiacheck.cli import CHECK_FORMATS, build_parser, check_results, exit_code, plan_check
 
     parsed = build_parser().parse_args(list(args))
     key = (tuple(parsed.paths), parsed.select, parsed.bound, parsed.rlimit)
@@ -41,14 +38,9 @@ def _check(args: tuple) -> tuple[int, str]:
         cwd = os.getcwd()
         os.chdir(ROOT)
         try:
-            select = tuple(s.strip() for s in parsed.select.split(",") if s.strip())
-            paths, problems = collect_paths(parsed.paths)
-            results = [FileResult(d.path, diagnostics=[d]) for d in problems]
-            options = Options(bound=parsed.bound, timeout=parsed.timeout, rlimit=parsed.rlimit)
-            results += [check_file(p, select, options) for p in paths]
+            _CACHE[key] = check_results(parsed.paths, plan_check(parsed))
         finally:
             os.chdir(cwd)
-        _CACHE[key] = results
     results = _CACHE[key]
     return exit_code(results), CHECK_FORMATS[parsed.format](results)
 
