@@ -13,11 +13,12 @@ from . import __version__, baseline, config, registry
 from .errors import Diagnostic, SpecError
 from .loader import collect_paths
 from .pipeline import ANALYSES, FileResult, check_file
-from .report import explain, json_report, markdown, text
+from .report import explain, github, json_report, junit, markdown, sarif, text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 FORMATS = {"text": text.render, "json": json_report.render}
-CHECK_FORMATS = {**FORMATS, "markdown": markdown.render}
+CHECK_FORMATS = {**FORMATS, "markdown": markdown.render, "sarif": sarif.render,
+                 "junit": junit.render, "github": github.render}
 
 
 class UsageError(Exception):
@@ -56,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="findings recorded in FILE pass; only new ones fail the gate")
     check.add_argument("--write-baseline", metavar="FILE",
                        help="record every finding that would fail the gate in FILE and pass")
+    check.add_argument("--output", metavar="FILE",
+                       help="write the report to FILE instead of standard output")
     check.add_argument("--show-suppressed", action="store_true",
                        help="list acknowledged and baselined findings too (they are always counted)")
     explain = sub.add_parser("explain", help="what a finding code means")
@@ -146,7 +149,15 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
     render = CHECK_FORMATS[args.format]
     if args.format in ("text", "markdown"):
         render = functools.partial(render, show_suppressed=args.show_suppressed)
-    out.write(render(results))
+    report = render(results)
+    if args.output:
+        try:
+            Path(args.output).write_text(report, encoding="utf-8")
+        except OSError as exc:
+            err.write(f"mafiacheck: cannot write {args.output}: {exc}\n")
+            return EXIT_INPUT
+    else:
+        out.write(report)
     if args.write_baseline:
         if any(r.diagnostics for r in results):
             err.write("mafiacheck: no baseline written: some specs could not be read\n")
