@@ -247,3 +247,13 @@ def test_explicit_config_file_and_the_real_entry_point(spec, tmp_path):
                           text=True, encoding="utf-8")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no findings" in proc.stdout
+
+
+def test_output_writes_the_report_to_a_file_and_keeps_the_exit_code(spec, tmp_path):
+    code, out, _ = check(spec.name, *FAST, "--format", "json", "--output", "r.json", cwd=tmp_path)
+    assert code == 1 and out == ""
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert [f["code"] for f in data["files"][0]["findings"]] == ["MC203"]
+    code, _, err = check(spec.name, *FAST, "--output", str(tmp_path / "no" / "such" / "r"),
+                         cwd=tmp_path)
+    assert code == 2 and "cannot write" in err
