@@ -72,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("spec", metavar="SPEC")
     sim.add_argument("script", metavar="SCRIPT")
     sim.add_argument("--format", choices=sorted(FORMATS), default="text")
+    fmt = sub.add_parser("fmt", help="rewrite scenario and query files in the canonical layout")
+    fmt.add_argument("paths", nargs="+", metavar="PATH",
+                     help="files, or folders searched for *.mafia and *.query files")
+    fmt.add_argument("--check", action="store_true",
+                     help="change nothing; list the files that would change and exit 1 if any")
+    fmt.add_argument("--diff", action="store_true", help="change nothing; print a unified diff")
     return parser
 
 
@@ -256,6 +262,12 @@ def run_simulate(args, out: TextIO, err: TextIO) -> int:
     return log.exit_code
 
 
+def run_fmt(args, out: TextIO, err: TextIO) -> int:
+    from . import fmt
+
+    return fmt.run(args.paths, out, err, check=args.check, diff=args.diff)
+
+
 def run_explain(args, out: TextIO, err: TextIO) -> int:
     code = registry.lookup(args.code)
     if code is None:
@@ -294,5 +306,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return run_ask(args, out, err)
     if args.command == "simulate":
         return run_simulate(args, out, err)
+    if args.command == "fmt":
+        return run_fmt(args, out, err)
     build_parser().print_help(out)
     return EXIT_INPUT
