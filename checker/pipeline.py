@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, replace
 import z3
 
 from . import ast
-from .analyses import (ambiguous_order, contradiction, dead_rule, setup, undefined, unreachable_win,
-                       win_overlap)
+from .analyses import (ambiguous_order, ambiguous_resolution, contradiction, dead_rule, setup,
+                       stalemate, undefined, unreachable_win, win_overlap)
 from .analyses.encoded import Encoded, Options
 from .registry import INCONCLUSIVE
 from .build import build
@@ -29,12 +29,17 @@ ANALYSES = {
     "setup": setup.analyse,
     "contradiction": contradiction.analyse,
     "ambiguous-order": ambiguous_order.analyse,
+    "ambiguous-resolution": ambiguous_resolution.analyse,
     "undefined": undefined.analyse,
     "win-overlap": win_overlap.analyse,
+    "stalemate": stalemate.analyse,
     "unreachable-win": unreachable_win.analyse,
     "dead-rule": dead_rule.analyse,
 }
-ENCODED = {"contradiction", "ambiguous-order", "undefined", "win-overlap", "unreachable-win", "dead-rule"}
+# Analyses that play games through the interpreter: they take the options, not the encodings.
+INTERPRETED = {"ambiguous-resolution"}
+ENCODED = {"contradiction", "ambiguous-order", "undefined", "win-overlap", "stalemate", "unreachable-win",
+           "dead-rule"}
 
 
 def load_ast(path: str) -> tuple[SourceFile, ast.Spec]:
@@ -101,6 +106,9 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
 
 def _run(kind, result, select, options, encodings):
     """Run one analysis; the Z3 ones share the encodings, built on first use."""
+    if kind in INTERPRETED:
+        result.findings.extend(ANALYSES[kind](result.scenario, options))
+        return encodings
     if kind not in ENCODED:
         result.findings.extend(ANALYSES[kind](result.scenario))
         return encodings

@@ -117,8 +117,11 @@ INCONCLUSIVE = _code(
 
 UNREACHABLE_WIN = _code(
     "MC201", "unreachable-win", "unreachable-win", "warning",
-    "No game within the bound ends with this side's win condition holding. Longer games were "
-    "not searched, so this is evidence, not proof: raise --bound to look further.",
+    "No game within the bound ends with this side's win condition holding. The checker then "
+    "tries an induction proof (k-induction on \"the side has not won\" from any well-formed "
+    "state); where it succeeds, the finding says no game of any length reaches the win and is "
+    "an error. Otherwise it is a warning: longer games were not searched, so it is evidence, "
+    "not proof; raise --bound to look further.",
     "A side that cannot win makes the scenario unfair or broken; often a win condition is "
     "missing a case, or an ability that should help the side can never be used.",
     'win jack when alive(mafia) == 0 and alive(town) == 0   # nobody can arrange that',
@@ -180,6 +183,37 @@ UNUSED_ACKNOWLEDGEMENT = _code(
     'acknowledge MC207 on guard_protect, hostage "left to the moderator"   # but a `resolve` '
     "now orders them",
     "Remove the acknowledgement, or fix its code or names so it matches the finding it meant.")
+
+AMBIGUOUS_RESOLUTION = _code(
+    "MC208", "ambiguous-resolution", "ambiguous-resolution", "error",
+    "Uses of one ability that depend on each other — two players who block each other, each "
+    "with a blocking ability — have more than one consistent outcome on a reachable night "
+    "(either block could be the one that takes effect), or none at all (an odd cycle of "
+    "blocks). Each outcome is shown.",
+    "The rulebook does not say who acts first when two players take each other away; the "
+    "moderator must pick, and two moderators will pick differently.",
+    "role hostage_taker { side mafia }\n"
+    "composition 6 { hostage_taker * 2, … }\n"
+    "ability hostage { by hostage_taker  at night  target where target.alive  effect block }",
+    "Say what happens when blockers block each other (a rule that the first in seat order "
+    "wins, or that both are blocked) and encode it, or keep the hole with a named `assume`.")
+
+STALEMATE = _code(
+    "MC209", "stalemate", "stalemate", "error",
+    "A reachable state where nobody has won and no sequence of legal choices can end the game. "
+    "Proved for every length when the states like it form a closed set (no phase leads out of "
+    "it or to a win); otherwise reported as a warning that says how many further phases were "
+    "searched.",
+    "The moderator is left with a game that can never finish: the players still in it can "
+    "neither be removed nor win. Usually a win condition misses a line-up (only neutral "
+    "players left, a strict majority where parity was meant), or the last way to remove a "
+    "player (a vote, a shot) is closed by a filter or a limit.",
+    "ability shot \"Shot\" { by boss  at night  limit 1 per game  … }\n"
+    "day { candidates where candidate in accused … }   # the accuser is dead\n"
+    "win mafia when alive(mafia) > alive(town)",
+    "Give every line-up a way forward: a win condition that covers it (parity, last player "
+    "standing), or a way to remove a player that cannot run out; if the rulebook really lets "
+    "such a game hang, close the hole with a named `assume` (a draw rule).")
 
 
 def lookup(code: str) -> Code | None:

@@ -26,11 +26,44 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                                             win.span))
             verdicts.append(status)
         if verdicts and all(v == "unsat" for v in verdicts):
-            enc = encodings[0]
             c = registry.CODES[registry.UNREACHABLE_WIN]
             where = "; ".join(e.where for e in encodings)
+            proofs = [_prove(enc, win_side) for enc in encodings]
+            if all(status == "proved" for status, _, _ in proofs):
+                depth = max(k for _, k, _ in proofs)
+                comps = ", ".join(str(e.comp.players) for e in encodings)
+                # Proved for every length: a side that can never win is a defect of the
+                # rulebook, not a matter of the bound, so it is an error.
+                out.append(Finding(c.code, c.kind, "error",
+                                   f"{side.display} cannot win in any game the rules decide, of any "
+                                   f"length (composition {comps}, default settings: none within "
+                                   f"{_rounds(encodings[0])}, and induction over {depth} phase"
+                                   f"{'s' if depth != 1 else ''} rules out every later one)",
+                                   win.span, rules=tuple(r.id for r in win.cites)))
+                continue
+            why = next((reason for status, _, reason in proofs if status != "proved"), None)
+            note = f"; no proof for every length ({why})" if why else ""
             out.append(Finding(c.code, c.kind, c.severity,
                                f"{side.display} cannot win in any game the rules decide within the bound "
-                               f"({where}); longer games were not searched",
+                               f"({where}); longer games were not searched{note}",
                                win.span, rules=tuple(r.id for r in win.cites)))
     return out
+
+
+def _prove(enc: Encoded, side: str):
+    """k-induction (encode/induction.py) on "this side has not won"; never raises for a
+    construct the free-start encoding lacks: the bounded finding then stands."""
+    from ..encode.induction import prove_never
+    from ..encode.terms import Unsupported
+    try:
+        status, k, why = prove_never(enc, enc.game.ids.sides.index(side))
+    except Unsupported as exc:
+        return "open", None, f"the induction step does not support {exc}"
+    if status == "unknown":
+        return "open", None, f"the solver gave up on the induction step ({why})"
+    return status, k, why
+
+
+def _rounds(enc: Encoded) -> str:
+    b = enc.options.bound
+    return f"{b} round{'s' if b != 1 else ''}"
