@@ -63,7 +63,11 @@ class Game:
 
     def __init__(self, scenario: Scenario, seats: tuple[str, ...], length: int,
                  settings: dict | None = None, ctx: z3.Context | None = None,
-                 symmetry: bool = True, start: State | None = None, first_phase: int = 0):
+                 symmetry: bool = True, start: State | None = None, first_phase: int = 0,
+                 free_start: bool = False):
+        # free_start: the first state is any well-formed state (see _well_formed), not the
+        # game's start; `start` then only fixes the settings and the phase sequence. For
+        # induction proofs (encode/induction.py).
         self.sc = scenario
         self.seats = seats
         self.n = len(seats)
@@ -78,13 +82,16 @@ class Game:
         self.phases = all_phases[first_phase:first_phase + length]
         self._check_supported()
         self.states = [self._state_vars(0)]
-        self._init(self.states[0], state0)
+        if free_start:
+            self._well_formed(self.states[0])
+        else:
+            self._init(self.states[0], state0)
         self.vars: list[PhaseVars] = []
         for t, phase in enumerate(self.phases):
             nxt = self._state_vars(t + 1)
             self.states.append(nxt)
             self.vars.append(self._phase(t, phase, self.states[t], nxt))
-        if symmetry and start is None:
+        if symmetry and start is None and not free_start:
             self._break_symmetry()
 
     # -------------------------------------------------------------- basics
@@ -1246,6 +1253,57 @@ class Game:
                 for s in range(self.n):
                     eq(S2[table][key][s], cur[table][key][s], S[table][key][s])
         self.add(S2["winner"] == z3.If(active, cur["winner"], S["winner"]))
+
+    # -------------------------------------------------------------- a free start
+
+    def _well_formed(self, st: dict) -> None:
+        """What every reachable state satisfies, whatever the game so far: values in their
+        ranges, the dead with a way of leaving, per-game limits not exceeded. Used instead of
+        _init when the first state is left free (induction proofs); the constraints are
+        over-approximations, so a proof from them holds for every reachable state."""
+        ids, n = self.ids, self.n
+        sets = {e.name.key for a in self.sc.abilities for e in _flat(a.effects) if e.verb == "set"}
+        sets |= {e.name.key for r in self.sc.rules for e in _flat(r.then) if e.verb == "set"}
+        roles_of = {}
+        for s, role in enumerate(self.seats):
+            roles_of[s] = {role} | self._convert_targets()
+        ceiling = {}
+        for r in self.sc.roles:
+            for c in r.counters:
+                if isinstance(c.initial, ast.Num) and ceiling.get(c.key, 0) is not None:
+                    ceiling[c.key] = max(ceiling.get(c.key, 0), c.initial.value)
+                else:
+                    ceiling[c.key] = None
+        for s in range(n):
+            self.add(z3.Or([st["role"][s] == ids.roles.index(r) for r in sorted(roles_of[s])]))
+            self.add(z3.And(st["side"][s] >= NONE, st["side"][s] < len(ids.sides)))
+            self.add(z3.If(st["alive"][s], st["left_by"][s] == NONE,
+                           z3.And(st["left_by"][s] >= NONE, st["left_by"][s] < len(ids.kinds))))
+            self.add(z3.And(st["links"][s] >= NONE, st["links"][s] < n))
+            for c in self.counter_names:
+                if c in sets:
+                    continue
+                self.add(st["counters"][s][c] >= 0)
+                if ceiling.get(c) is not None:
+                    self.add(st["counters"][s][c] <= ceiling[c])
+        for (item, s), var in st["items"].items():
+            self.add(z3.Or([var == NONE] + [var == ids.value("variant", v) for v in ids.variants[item]]))
+        for var in st["mone"].values():
+            self.add(z3.And(var >= NONE, var < n))
+        for (a_key, k), var in st["uses"].items():
+            self.add(var >= 0)
+            self.add(z3.And(st["self_uses"][(a_key, k)] >= 0, st["self_uses"][(a_key, k)] <= var))
+            a = self.sc.ability_by_key[a_key]
+            caps = [lim.count for lim in a.limits if lim.kind == "count" and not lim.on_self
+                    and lim.per.key == "game"]
+            if caps:
+                self.add(var <= min(caps))
+        for (owner, index, key), var in st["delay"].items():
+            e = next(e for a, i, k, e in self._delay_slots() if (_owner_key(a), i, k) == (owner, index, key))
+            self.add(z3.And(var >= 0, var <= e.count))
+            self.add(z3.And(st["delay_target"][(owner, index, key)] >= NONE,
+                            st["delay_target"][(owner, index, key)] < n))
+        self.add(z3.And(st["winner"] >= NONE, st["winner"] < len(ids.sides)))
 
     # -------------------------------------------------------------- symmetry
 

@@ -1,0 +1,216 @@
+"""`stalemate`: a reachable state where nobody has won and no sequence of legal choices can
+end the game.
+
+1. Z3 proposes a state at the end of the bound that a game the rules decide reaches with
+   nobody winning (a stuck state reached earlier is still stuck there, so looking at the
+   end loses nothing).
+2. From exactly that state, a free-start game of M further phases (the phases up to the
+   point where later phases are all alike, then two cycles) asks whether any choices lead
+   to a win. If so, the state is not stuck: it is excluded (by who is alive, roles and
+   sides) and another is proposed, up to ATTEMPTS times.
+3. Otherwise, a proof for every length: the set of states that agree with it on who is
+   alive, roles, sides, counters, items and memories (uses only growing) must be closed —
+   from any state in it, every phase leads back into it with nobody winning (Z3, from a
+   free well-formed state, one question per phase of the cycle). A closed set is an
+   inductive invariant: the game never ends. If no set closes, the finding says "no side can
+   win within M further phases" and is a warning.
+4. The witness is the shortest game reaching a stuck state with the same players, replayed.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from .. import registry
+from ..encode.induction import (FIXED, GROWING, PATTERN, Windows, generic_from, mentions_round,
+                                pin, values_of, windows_of)
+from ..encode.induction import state_terms as state_terms_of
+from ..encode.terms import Unsupported
+from ..encode.unroll import NONE
+from ..findings import Finding, Related
+from .encoded import Encoded
+
+ATTEMPTS = 6  # candidate states per composition
+CLASSES = 12  # groups of states in a candidate invariant
+
+
+def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+    out = []
+    for enc in encodings:
+        try:
+            out += _composition(scenario, enc)
+        except Unsupported as exc:
+            out.append(enc.inconclusive("whether a game can get stuck",
+                                        f"the free-start encoding does not support {exc} yet"))
+    return out
+
+
+def _composition(scenario, enc: Encoded) -> list[Finding]:
+    game = enc.game
+    L = len(game.vars)
+    final = game.states[L]
+    excluded = []
+    for _ in range(ATTEMPTS):
+        result = enc.ask([final["winner"] == NONE, enc.clean_until(L - 1)] + excluded)
+        if result.status == "unknown":
+            return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({result.reason})")]
+        if result.status == "unsat":
+            return []
+        X = values_of(result.model, final)
+        verdict = _stuck(enc, X, L)
+        if verdict[0] == "unknown":
+            return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({verdict[1]})")]
+        if verdict[0] == "escapes":
+            excluded.append(z3.Not(z3.And(pin(game, final, X, PATTERN))))
+            continue
+        t, result, verdict = _earliest(enc, X, L, result, verdict)
+        return [_finding(scenario, enc, t, result, verdict)]
+    return []
+
+
+def _stuck(enc: Encoded, X: dict, start: int):
+    """("escapes",), ("closed", M, invariant), ("bounded", M) or ("unknown", reason) for the
+    state X before phase index `start`."""
+    sc = enc.sc
+    windows = windows_of(enc)
+    g = generic_from(sc, enc.game.seats, start)
+    period = len(sc.phases.cycle)
+    lead = g - start
+    M = lead + 2 * period
+    game, solver = windows.get(start, M)
+    base = pin(game, game.states[0], X)
+    result = Windows.ask(solver, *base, z3.Or([st["winner"] != NONE for st in game.states[1:]]))
+    if result.status != "unsat":
+        return ("escapes",) if result.status == "sat" else ("unknown", result.reason)
+    if mentions_round(sc):
+        return ("bounded", M)
+    for parts, growing in ((FIXED, GROWING), (PATTERN, ())):
+        closed = _closure(enc, X, parts, growing, game, solver, base, lead, g, period)
+        if closed is not None:
+            return ("closed", M, closed)
+    return ("bounded", M)
+
+
+def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
+    """The states reachable from X, grouped by their values on `parts` (uses only grow): a
+    closed union of such groups is an inductive invariant in which nobody wins. Grows the
+    union from X's group, one question at a time; returns the number of groups, or None
+    when a group leads to a win (perhaps only from a state the game never reaches) or the
+    union grows past CLASSES."""
+    windows = windows_of(enc)
+    keep = {p for p, _ in state_terms_of(game.states[0], parts)}
+    classes = [{p: v for p, v in X.items() if p in keep}]
+
+    def inside(gm, st):
+        return z3.And(z3.Or([z3.And(pin(gm, st, c, parts)) for c in classes]),
+                      *pin(gm, st, X, (), growing))
+    for t in range(1, lead + 1):
+        while True:
+            result = Windows.ask(solver, *base, z3.Not(inside(game, game.states[t])))
+            if result.status != "sat":
+                if result.status == "unknown":
+                    return None
+                break
+            classes.append(values_of(result.model, game.states[t], parts))
+            if len(classes) > CLASSES:
+                return None
+    changed = True
+    while changed:
+        changed = False
+        for offset in range(period):
+            step, step_solver = windows.get(g + offset, 1)
+            s0, s1 = step.states[0], step.states[1]
+            result = Windows.ask(step_solver, inside(step, s0), s0["winner"] == NONE,
+                                 z3.Or(s1["winner"] != NONE, z3.Not(inside(step, s1))))
+            if result.status == "unsat":
+                continue
+            if result.status == "unknown":
+                return None
+            if result.model.eval(s1["winner"], model_completion=True).as_long() != NONE:
+                return None
+            classes.append(values_of(result.model, s1, parts))
+            if len(classes) > CLASSES:
+                return None
+            changed = True
+    return len(classes)
+
+
+def _earliest(enc: Encoded, X: dict, L: int, result, verdict):
+    """The shortest game that reaches a stuck state with the same players (alive, roles,
+    sides): earlier phases are tried first, each stuck state checked again."""
+    game = enc.game
+    for t in range(L - 1):
+        here = game.states[t + 1]
+        found = enc.ask([here["winner"] == NONE, enc.clean_until(t)] + pin(game, here, X, PATTERN))
+        if found.status != "sat":
+            continue
+        Y = values_of(found.model, here)
+        again = _stuck(enc, Y, t + 1)
+        if again[0] in ("closed", "bounded") and (again[0] == "closed" or verdict[0] == "bounded"):
+            return t, found, again
+    return L - 1, result, verdict
+
+
+def _finding(scenario, enc: Encoded, t: int, result, verdict) -> Finding:
+    game = enc.game
+    w = enc.witness(result, t, "a game nobody can end")
+    outcomes = [o for o in (w.answer.outcomes if w.answer else []) if o.winner is None]
+    if not outcomes:
+        return enc.inconclusive("a stuck game", "internal error: the solver's game did not replay", witness=w)
+    state = outcomes[0].state
+    from ..report.answer import Names
+    names = Names(scenario, game.seats)
+    living = [names.seat(s, state.roles) for s in range(game.n) if state.alive[s]]
+    who = ", ".join(living) if living else "nobody"
+    why = _why(scenario, state)
+    c = registry.CODES[registry.STALEMATE]
+    phase = game.phases[t]
+    if verdict[0] == "closed":
+        groups = verdict[2]
+        claim = ("no sequence of choices gives anyone the win, so no game from here ever ends "
+                 f"(proved for every length: the states reachable from here fall in {groups} "
+                 f"group{'s' if groups != 1 else ''} of line-ups, and from any state in them every "
+                 "phase leads back into them with nobody winning)")
+        severity = c.severity
+    else:
+        claim = (f"no side can win within {verdict[1]} further phases, whatever the choices; longer "
+                 "continuations were not searched")
+        severity = "warning"
+    message = f"after {phase} the game can be stuck: {who} remain, nobody has won, and {claim}"
+    if why:
+        message += f"; {why}"
+    message += f" ({enc.where})"
+    wins = scenario.wins
+    return Finding(c.code, c.kind, severity, message,
+                   wins[0].span if wins else scenario.span,
+                   tuple(Related(f"win {x.side.text}", x.span) for x in wins[1:]),
+                   tuple(dict.fromkeys(r.id for x in wins for r in x.cites)),
+                   enc.witness_json(w))
+
+
+def _why(scenario, state) -> str:
+    """What the interpreter can tell about the stuck state: who can be voted, which win
+    conditions fail."""
+    from ..evaluate import EvalError, Evaluator
+    ev = Evaluator(scenario, state)
+    parts = []
+    day = scenario.day
+    alive = [s for s in range(len(state.roles)) if state.alive[s]]
+    if day is not None and day.vote is not None and day.candidates and alive:
+        try:
+            votable = [s for s in alive if all(ev.value(flt, {"candidate": s}) for number, flt in day.candidates
+                                               if number is None)]
+            if not votable:
+                parts.append("no living player can be voted out (the day's candidate rule excludes them all)")
+        except (EvalError, KeyError, TypeError):
+            pass
+    failing = []
+    for win in scenario.wins:
+        try:
+            if not ev.value(win.cond, {}):
+                failing.append(scenario.side_by_key[win.side.key].display)
+        except (EvalError, KeyError, TypeError):
+            pass
+    if failing:
+        parts.append("the win conditions of " + ", ".join(dict.fromkeys(failing)) + " do not hold")
+    return "; ".join(parts)

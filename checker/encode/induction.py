@@ -1,0 +1,243 @@
+"""Proofs for every length of game: k-induction and closed sets of states.
+
+The bounded encoding (unroll.Game) answers "within K rounds". Two questions need more:
+
+* `unreachable-win`: can a side never win, in a game of any length? By k-induction: the base
+  case is the bounded search (no game of L phases reaches the win); the step takes any
+  well-formed state (Game(free_start=True)), k phases the rules decide in which the side has
+  not won, and asks whether the side can win in the next phase. If no window of k phases,
+  starting anywhere from phase L-k+1 on, can, the side never wins.
+* `stalemate`: is a reachable state stuck for ever? The candidate set is every state that
+  agrees with it on who is alive, roles, sides, counters, items, memories (uses only grow);
+  if no phase leads out of the set or to a win, from any state in it, the set is closed and
+  nobody ever wins.
+
+Phases differ by their number only through `at night 1`, `from day 2` and the like: from the
+first phase past every such number (`generic_from`), a phase of a kind behaves the same
+whatever its number, so one window per position in the cycle covers all later ones. A spec
+that reads `round` in an expression has no such point: no proof is attempted.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from .. import ast
+from ..evaluate import initial_state
+from ..interpreter.phases import sequence
+from .solver import Limits, Result, check, make_solver
+from .terms import Events, View
+from .unroll import NONE, Game
+
+# Components of a state that the stalemate's candidate set holds fixed (uses only grow).
+FIXED = ("alive", "role", "side", "left_by", "revealed", "drawn", "links", "counters", "items",
+         "mset", "mone", "mint")
+GROWING = ("uses", "self_uses")
+PATTERN = ("alive", "role", "side")
+
+
+def state_terms(st: dict, parts=None) -> list[tuple[tuple, z3.ExprRef]]:
+    """The state's variables as (path, term), in a fixed order: two games of one composition
+    give the same paths, so a state of one can be pinned in the other."""
+    out = []
+    for name in sorted(k for k in st if parts is None or k in parts):
+        value = st[name]
+        if isinstance(value, list):
+            for s, x in enumerate(value):
+                if isinstance(x, dict):
+                    out += [((name, s, c), x[c]) for c in sorted(x)]
+                else:
+                    out.append(((name, s), x))
+        elif isinstance(value, dict):
+            for key in sorted(value, key=repr):
+                x = value[key]
+                if isinstance(x, list):
+                    out += [((name, key, s), y) for s, y in enumerate(x)]
+                else:
+                    out.append(((name, key), x))
+        else:
+            out.append(((name,), value))
+    return out
+
+
+def values_of(model: z3.ModelRef, st: dict, parts=None) -> dict:
+    out = {}
+    for path, term in state_terms(st, parts):
+        v = model.eval(term, model_completion=True)
+        out[path] = z3.is_true(v) if z3.is_bool(v) else v.as_long()
+    return out
+
+
+def pin(game: Game, st: dict, values: dict, parts=None, growing=(), shrinking=()) -> list:
+    """st equals the values on `parts`; on `growing`, st is at least the values; on
+    `shrinking` (booleans), st is true only where the values are."""
+    out = []
+    for path, term in state_terms(st, shrinking):
+        if path in values and not values[path]:
+            out.append(z3.Not(term))
+    for path, term in state_terms(st, parts):
+        if path not in values:
+            continue
+        v = values[path]
+        if isinstance(v, bool):
+            out.append(term == z3.BoolVal(v, game.ctx))
+        elif path[0] in growing:
+            out.append(term >= v)
+        else:
+            out.append(term == v)
+    for path, term in state_terms(st, growing):
+        if path in values:
+            out.append(term >= values[path])
+    return out
+
+
+def same(game: Game, a: dict, b: dict, parts, growing=()) -> z3.BoolRef:
+    """Two states of one game agree on `parts`; `growing` parts do not shrink."""
+    pa, pb = dict(state_terms(a, parts)), dict(state_terms(b, parts))
+    eqs = [pa[p] == pb[p] for p in pa]
+    ga, gb = dict(state_terms(a, growing)), dict(state_terms(b, growing))
+    eqs += [gb[p] >= ga[p] for p in ga]
+    return z3.And(eqs) if eqs else z3.BoolVal(True, game.ctx)
+
+
+def mentions_round(scenario) -> bool:
+    def walk(x):
+        if isinstance(x, ast.Ref):
+            return x.name.key == "round"
+        if hasattr(x, "__dataclass_fields__"):
+            return any(walk(getattr(x, f)) for f in x.__dataclass_fields__ if f != "span")
+        if isinstance(x, (tuple, list)):
+            return any(walk(i) for i in x)
+        return False
+    return any(walk(a) for a in scenario.abilities) or any(walk(r) for r in scenario.rules) or \
+        walk(scenario.day) or any(walk(w) for w in scenario.wins)
+
+
+def _numbers(scenario) -> int:
+    """The largest phase number any `at` reference names (0 when none does)."""
+    top = 0
+    refs = [ref for a in scenario.abilities for ref in a.phases]
+    refs += [ref for r in scenario.rules for ref in (r.at or ())]
+    for ref in refs:
+        for v in (ref.exact, ref.start):
+            if v is not None:
+                top = max(top, v)
+    if scenario.day is not None:
+        for number, _ in scenario.day.candidates:
+            if number is not None:
+                top = max(top, number)
+    return top
+
+
+def generic_from(scenario, seats, index: int) -> int:
+    """The first phase index >= index from which every phase is of a cycle kind and past
+    every phase number the spec names."""
+    state0 = initial_state(scenario, seats)
+    cycle = scenario.phases.cycle
+    top = _numbers(scenario)
+    seq = sequence(scenario, state0, index + 64)
+    for g in range(index, len(seq)):
+        if all(p.kind in cycle and p.number > top for p in seq[g:]):
+            return g
+    raise ValueError("no generic phase found")
+
+
+def clean(pv) -> list:
+    parts = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
+    if pv.overlap is not None:
+        parts.append(z3.Not(pv.overlap))
+    return parts
+
+
+def no_win_holds(game: Game, st: dict) -> z3.BoolRef:
+    """A state where nobody has won yet, after a phase where wins are checked: no side's
+    condition holds, unless two hold that no priority orders (an overlap leaves no winner)."""
+    view = View(game, st, Events(game.ctx), {"__holes": []})
+    holds = {}
+    for win in game.sc.wins:
+        cond = game.compiler.value(win.cond, view)
+        holds[win.side.key] = z3.Or(holds.get(win.side.key, z3.BoolVal(False, game.ctx)), cond)
+    sides = list(holds)
+    pairs = [z3.And(holds[a], holds[b]) for i, a in enumerate(sides) for b in sides[i + 1:]
+             if not any({a, b} <= {nm.key for nm in p.order} for p in game.sc.priorities)]
+    return z3.Or([z3.Not(z3.Or(list(holds.values()) or [z3.BoolVal(False, game.ctx)]))] + pairs)
+
+
+def wins_checked_always(scenario) -> bool:
+    points = scenario.phases.wins_checked
+    return not points or ("day" in points and "night" in points)
+
+
+class Windows:
+    """Free-start games of one composition, built once and asked many questions."""
+
+    def __init__(self, scenario, seats, limits: Limits):
+        self.sc = scenario
+        self.seats = seats
+        self.limits = limits
+        self.games: dict = {}
+
+    def get(self, first: int, length: int):
+        key = (first, length)
+        if key not in self.games:
+            game = Game(self.sc, self.seats, length, first_phase=first, symmetry=False, free_start=True)
+            solver = make_solver(game.ctx, self.limits)
+            solver.add(game.constraints)
+            self.games[key] = (game, solver)
+        return self.games[key]
+
+    @staticmethod
+    def ask(solver, *parts) -> Result:
+        solver.push()
+        try:
+            solver.add(*parts)
+            return check(solver)
+        finally:
+            solver.pop()
+
+
+def windows_of(enc) -> Windows:
+    """The free-start games of an encoding, shared by the analyses that prove things."""
+    if getattr(enc, "_windows", None) is None:
+        enc._windows = Windows(enc.sc, enc.game.seats, Limits(enc.options.timeout, enc.options.rlimit))
+    return enc._windows
+
+
+def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | None]:
+    """Whether side `sid` can never win in a game the rules decide, of any length, given
+    that the bounded search found no such game within the encoding's L phases.
+
+    ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
+    sc = enc.sc
+    if mentions_round(sc):
+        return "open", None, "the spec reads `round`, so later phases are not all alike"
+    L = len(enc.game.vars)
+    g = generic_from(sc, enc.game.seats, 0)
+    period = len(sc.phases.cycle)
+    strengthen = wins_checked_always(sc)
+    win = Windows.ask
+    last_reason = "no induction depth up to %d closes" % kmax
+    for k in range(1, kmax + 1):
+        if L - k + 1 < 0:
+            break
+        starts = list(range(max(L - k + 1, 0), max(g, L - k + 1) + period))
+        proved = True
+        for j in starts:
+            game, solver = windows_of(enc).get(j, k)
+            pre = [game.states[0]["winner"] == NONE]
+            if strengthen:
+                pre.append(no_win_holds(game, game.states[0]))
+            for i in range(k):
+                pre.append(game.states[i]["winner"] != sid)
+                pre += clean(game.vars[i])
+            result = win(solver, *pre, game.states[k]["winner"] == sid)
+            if result.status == "unknown":
+                return "unknown", None, result.reason
+            if result.status == "sat":
+                proved = False
+                last_reason = f"a well-formed state the search cannot rule out leads to the win " \
+                              f"({game.phases[k - 1]})"
+                break
+        if proved:
+            return "proved", k, None
+    return "open", None, last_reason
