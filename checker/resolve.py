@@ -51,6 +51,7 @@ FUNCTIONS = {
     "voted": ((PLAYER,), BOOL),
     "leaves": ((PLAYER,), BOOL),
     "targeted": ((PLAYER, ABILITY), BOOL),
+    "chosen": ((PLAYER, ABILITY), BOOL),
     "used": ((ABILITY,), BOOL),
     "uses": ((ABILITY,), INT),
     "appearance": ((PLAYER, ROLE), STRING),
@@ -58,6 +59,8 @@ FUNCTIONS = {
     "blocked": ((PLAYER,), BOOL),
     "setting": ((OPTION,), ANY),
 }
+# `chosen(p, A)` reads the other choices of the phase: only legality conditions may ask it.
+CHOICES_IN_VIEW = "chosen ok"  # a scope marker no name can spell (names have no spaces)
 # Words that stand for values without being declared.
 BUILTIN_VALUES = {"alive": INT, "players": INT, "round": INT, "all": SIDE, "nobody": PLAYERS}
 # `alive(x)` and friends accept a role as well as a side: both name a group of players.
@@ -560,8 +563,9 @@ class Resolver:
                     self.error(f"'{ch.binds.text}' is already a name in this ability", ch.binds.span)
                 scope = scope.child(**{ch.binds.key: (typ, ch.binds.span)})
                 choices.append(ch)
+        legality = scope.child(**{CHOICES_IN_VIEW: (ANY, None)})
         if target_filter is not None:
-            self.expect(target_filter, scope, BOOL)
+            self.expect(target_filter, legality, BOOL)
 
         limits = []
         for c in d.clauses:
@@ -571,7 +575,7 @@ class Resolver:
         conditions = []
         for c in d.clauses:
             if c.keyword == "when":
-                self.expect(c.cond, scope, BOOL)
+                self.expect(c.cond, legality, BOOL)
                 conditions.append(c.cond)
         effects = tuple(e for c in d.clauses if c.keyword == "effect" for e in c.effects)
         if not effects:
@@ -690,6 +694,8 @@ class Resolver:
         elif v == "set":
             if e.name.key in self.counters:
                 self.expect(e.value, scope, INT)
+            elif e.name.key == "side" and "side" not in self.spaces.get("memory", {}):
+                self.expect(e.value, scope, SIDE)  # `set side = prediction on actor`
             else:
                 sym = self.lookup(e.name, ("memory",), "counter or memory")
                 if sym:
@@ -898,6 +904,10 @@ class Resolver:
                 self.infer(a, scope)
             return None
         params, result = FUNCTIONS[key]
+        if key == "chosen" and CHOICES_IN_VIEW not in scope.names:
+            self.error("`chosen(p, ABILITY)` reads the other choices of the same phase, so it "
+                       "belongs in an ability's `target where` or `when`", e.span,
+                       "in a rule, `targeted(p, ABILITY)` says whom a use that took effect named")
         if len(e.args) != len(params):
             self.error(f"'{e.func.text}' takes {len(params)} argument"
                        f"{'s' if len(params) != 1 else ''}, not {len(e.args)}", e.span)

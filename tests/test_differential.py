@@ -60,6 +60,21 @@ def test_agreement_on_an_illegal_choice():
     assert verdict.agree and verdict.detail.startswith("illegal for the interpreter")
 
 
+@pytest.mark.parametrize("phase_text, legal", [
+    ("night 1 { shot on citizen  bless on citizen }", False),
+    ("night 1 { shot on citizen  bless on doc }", True),
+])
+def test_agreement_on_a_choice_forbidden_by_another_choice(phase_text, legal):
+    # `chosen(p, A)`: a legality condition that reads the phase's other choices.
+    scenario = SCENARIOS["lab"]
+    source, (query,) = load_queries(f"query q {{ composition 8  {phase_text} }}")
+    bound = Binder(scenario, source.path).bind(query)
+    phase, uses = bound.phases[0]
+    verdict = compare(scenario, bound.state, phase, uses)
+    assert verdict.agree, verdict.detail
+    assert verdict.detail.startswith("illegal for the interpreter") != legal
+
+
 @pytest.mark.parametrize("seed", [3, 11])
 def test_agreement_on_nostradamus_with_cards_and_delays(seed):
     # Seed 003 has last-move cards, delayed effects and rules on who leaves: one short walk

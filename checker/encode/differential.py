@@ -138,6 +138,7 @@ def _state_is(game: Game, S1, st: State, scenario: Scenario, winner) -> z3.BoolR
     for s in range(game.n):
         parts.append(S1["alive"][s] == st.alive[s])
         parts.append(S1["role"][s] == ids.roles.index(st.roles[s]))
+        parts.append(S1["side"][s] == ids.value("side", st.sides[s]))
         parts.append(S1["left_by"][s] == ids.value("kind", st.left_by[s]))
         for c in game.counter_names:
             parts.append(S1["counters"][s][c] == st.counters[s].get(c, 0))

@@ -378,7 +378,8 @@ class Compiler:
                 args.append(("const", a.name.key))
             else:
                 args.append(("term", self.value(a, view)))
-        if name in ("kill", "save", "protect", "block", "inquire", "voted", "blocked", "attacked_by", "targeted"):
+        if name in ("kill", "save", "protect", "block", "inquire", "voted", "blocked", "attacked_by", "targeted",
+                    "chosen"):
             seat = args[0][1]
             rest = tuple(v for kind, v in args[1:])
             if name == "attacked_by":

@@ -56,6 +56,7 @@ class PhaseVars:
     choice_free: list = field(default_factory=list)
     rule_hits: list = field(default_factory=list)  # (rule name, applies)
     perm_blocked: list = field(default_factory=list)  # per order of the blocking steps: blocked[s]
+    choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
 
 
 class Game:
@@ -455,7 +456,7 @@ class Game:
             conds.append(self._member(self._team(a), S, u.key))
         env = self.env_of(u)
         holes: list = []
-        view = View(self, S, Events(self.ctx), {**env, "__holes": holes})
+        view = View(self, S, self._choice_events(pv), {**env, "__holes": holes})
         for choice in a.choices:
             v = u.values[choice.binds.key]
             size = {"role": len(ids.roles), "side": len(ids.sides)}.get(choice.kind)
@@ -509,6 +510,25 @@ class Game:
             if lim.per.key == "game":
                 conds.append(S["uses"][ukey] < lim.count)
         self.add(z3.Implies(u.used, z3.And(conds)))
+
+    def _choice_events(self, pv: PhaseVars) -> Events:
+        """What legality conditions see: `chosen(p, A)`, whom the phase's uses of A name."""
+        if pv.choice_events is None:
+            pv.choice_events = Events(self.ctx)
+            if self._reads_choices():
+                for v in pv.uses:
+                    targets = self.env_of(v).get("targets")
+                    if targets is not None:
+                        for s in range(self.n):
+                            pv.choice_events.add(("chosen", s, v.ability.key),
+                                                 z3.And(v.used, targets.member[s]))
+        return pv.choice_events
+
+    def _reads_choices(self) -> bool:
+        if not hasattr(self, "_chosen_read"):
+            exprs = [x for a in self.sc.abilities for x in (a.target_filter, *a.conditions) if x is not None]
+            self._chosen_read = any(_mentions_call_expr(x, "chosen") for x in exprs)
+        return self._chosen_read
 
     def _trigger_possible(self, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef:
         """As play._can_trigger_now: another use that can attack this user (or, for
@@ -1159,6 +1179,8 @@ class Game:
             elif e.name.key in st["mint"]:
                 st["mint"] = dict(st["mint"])
                 st["mint"][e.name.key] = z3.If(cond, value, st["mint"][e.name.key])
+            elif e.name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
+                st["side"][s] = z3.If(cond, value, st["side"][s])
             else:
                 raise Unsupported("`set` on this memory", e.span)
 
@@ -1331,6 +1353,16 @@ def max_targets(a: Ability) -> int:
             return max(bound(c.value) for c in e.cases)
         raise Unsupported("a number of targets that is not a number or a table", e.span)
     return bound(a.target_count) if a.target_count is not None else 0
+
+
+def _mentions_call_expr(expr, name: str) -> bool:
+    if isinstance(expr, ast.Call) and expr.func.key == name:
+        return True
+    if hasattr(expr, "__dataclass_fields__"):
+        return any(_mentions_call_expr(getattr(expr, f), name) for f in expr.__dataclass_fields__ if f != "span")
+    if isinstance(expr, tuple):
+        return any(_mentions_call_expr(i, name) for i in expr)
+    return False
 
 
 def _mentions_call(rule, name: str) -> bool:

@@ -4,7 +4,7 @@ forbids it, never silently applied or dropped."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Ability, Scenario, Team
@@ -141,7 +141,10 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
         if use.actor not in team_members(scenario, state, team):
             out.append(Problem(f"{seat_name(scenario, state, use.actor)} is not in team {team.key}"))
 
-    ev = Evaluator(scenario, state)
+    # Legality conditions may read the phase's other choices (`chosen(p, A)`): whom each use
+    # of the phase names, whether or not it later takes effect.
+    choices = frozenset(("chosen", t, u.ability) for u in phase_uses if u.ability for t in u.targets)
+    ev = Evaluator(scenario, replace(state, events=choices))
     env = {"actor": use.actor, "targets": frozenset(use.targets),
            "target": use.targets[0] if use.targets else None}
     values = use.value_map()

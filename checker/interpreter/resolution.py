@@ -489,6 +489,10 @@ class Resolver:
             value = self.value(sc, e.value, env)
             if e.name.key in st.counters[seat]:
                 st.counters[seat][e.name.key] = value
+            elif e.name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
+                st.sides[seat] = value
+                shown = self.sc.side_by_key[value].display if value else "no side"
+                sc.report.changes.append(f"{self.name(sc, seat)} plays for {shown}")
             else:
                 st.memories[e.name.key] = value
         elif v == "leave":
