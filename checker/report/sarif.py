@@ -204,4 +204,5 @@ def _invocation(results: list[FileResult]) -> dict:
                           "message": {"text": text},
                           "locations": [_location(d.span, d.path or r.path)]}
             notes.append(note)
-    return {"executionSuccessful": not notes, "toolExecutionNotifications": notes}
+    failed = any(n["level"] == "error" for n in notes)
+    return {"executionSuccessful": not failed, "toolExecutionNotifications": notes}
