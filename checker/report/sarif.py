@@ -9,6 +9,7 @@ Columns are Unicode code points, 1-based, the end exclusive, as in our spans
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__, registry
@@ -118,7 +119,6 @@ def artifact_location(path: str) -> dict:
     lies inside it, else an absolute file URI."""
     rel = workspace_path(path)
     if rel is None:
-        from pathlib import Path
         return {"uri": Path(path).resolve().as_uri()}
     return {"uri": quote(rel, safe="/"), "uriBaseId": SRCROOT}
 
