@@ -12,8 +12,9 @@ end the game.
    alive, roles, sides, counters, items and memories (uses only growing) must be closed —
    from any state in it, every phase leads back into it with nobody winning (Z3, from a
    free well-formed state, one question per phase of the cycle). A closed set is an
-   inductive invariant: the game never ends. If no set closes, the finding says "no side can
-   win within M further phases" and is a warning.
+   inductive invariant: the game never ends. If a set leads to a win, no claim is made; if
+   the sets grow too large to close, the finding says "no side can win within M further
+   phases" and is a warning.
 4. The witness is the shortest game reaching a stuck state with the same players, replayed.
 """
 
@@ -86,6 +87,10 @@ def _stuck(enc: Encoded, X: dict, start: int):
         return ("bounded", M)
     for parts, growing in ((FIXED, GROWING), (PATTERN, ())):
         closed = _closure(enc, X, parts, growing, game, solver, base, lead, g, period)
+        if closed == "win":
+            # A later phase may give someone the win after all (or only from a state the
+            # game never reaches): no claim either way.
+            return ("escapes",)
         if closed is not None:
             return ("closed", M, closed)
     return ("bounded", M)
@@ -94,9 +99,9 @@ def _stuck(enc: Encoded, X: dict, start: int):
 def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
     """The states reachable from X, grouped by their values on `parts` (uses only grow): a
     closed union of such groups is an inductive invariant in which nobody wins. Grows the
-    union from X's group, one question at a time; returns the number of groups, or None
-    when a group leads to a win (perhaps only from a state the game never reaches) or the
-    union grows past CLASSES."""
+    union from X's group, one question at a time; returns the number of groups, "win" when a
+    group leads to a win (perhaps only from a state the game never reaches), or None when the
+    union grows past CLASSES or the solver gives up."""
     windows = windows_of(enc)
     keep = {p for p, _ in state_terms_of(game.states[0], parts)}
     classes = [{p: v for p, v in X.items() if p in keep}]
@@ -127,7 +132,7 @@ def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
             if result.status == "unknown":
                 return None
             if result.model.eval(s1["winner"], model_completion=True).as_long() != NONE:
-                return None
+                return "win"
             classes.append(values_of(result.model, s1, parts))
             if len(classes) > CLASSES:
                 return None
