@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import TextIO
 
 from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
 
 from .errors import Diagnostic, SpecError
 from .loader import decode_source, read_source
@@ -90,8 +91,11 @@ def _token_parser() -> Lark:
 def format_source(source: SourceFile, start: str = "start") -> str:
     """The canonical text of a parsed-to-be source; raise SpecError when it does not parse
     and FormatInvariantError if the layout would change its meaning."""
-    parse(source, start)  # the parser's own located errors, the same as `check` gives
-    toks, comments = _read(source.text, start)
+    try:
+        toks, comments = _read(source.text, start)
+    except UnexpectedInput:
+        parse(source, start)  # raises the parser's own located error, as `check` gives it
+        raise
     formatted = _Layout(source.text, toks).render()
     _verify(toks, comments, formatted, start)
     return formatted
@@ -191,7 +195,7 @@ def run(paths: list[str], out: TextIO, err: TextIO, check: bool = False, diff: b
                 failed = True
                 continue
             out.write(f"reformatted {path}\n")
-    if check or not diff:
+    if (check or not diff) and changed + unchanged:
         verb = "would be reformatted" if check or diff else "reformatted"
         out.write(f"{changed} file{'s' if changed != 1 else ''} {verb}, "
                   f"{unchanged} already formatted\n")
@@ -265,7 +269,7 @@ def _analyse(tree: Tree) -> list[_Tok]:
         for child in sub.children:
             if child is None:
                 continue
-            if isinstance(child, Token) and child.value in "{}" and child.value:
+            if isinstance(child, Token) and child.value in ("{", "}"):
                 index = by_start[child.start_pos]
                 if child.value == "{":
                     opened.append(index)
