@@ -11,8 +11,8 @@ The canonical layout, in full:
    one break it adds is before a top-level declaration (or query) that starts on the same
    line as the end of the one before it: each declaration starts a line.
 2. Blank lines: at most one in a row, where the author left one or more. None at the start
-   or end of the file, none right after a line that ends with `{` and none right before a
-   line that starts with `}`.
+   or end of the file, right after a line that ends with `{`, right before a line that
+   starts with `}`, or inside a clause (before a line that continues it).
 3. Indentation. A line that starts a clause (a top-level declaration, or an item directly
    inside a `{ … }` block: a clause, a composition entry, a choice, a table row) is indented
    two spaces more than the line holding its `{`, or, when that `{` is followed by an item
@@ -42,6 +42,7 @@ alone.
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -89,13 +90,13 @@ def _token_parser() -> Lark:
 # ------------------------------------------------------------------ the public functions
 
 def format_source(source: SourceFile, start: str = "start") -> str:
-    """The canonical text of a parsed-to-be source; raise SpecError when it does not parse
-    and FormatInvariantError if the layout would change its meaning."""
+    """The canonical text of a source; raise SpecError when it does not parse and
+    FormatInvariantError if the layout would change its meaning."""
     try:
         toks, comments = _read(source.text, start)
     except UnexpectedInput:
         parse(source, start)  # raises the parser's own located error, as `check` gives it
-        raise
+        raise FormatInvariantError("the grammar's two parsers disagree on this file") from None
     formatted = _Layout(source.text, toks).render()
     _verify(toks, comments, formatted, start)
     return formatted
@@ -134,10 +135,16 @@ def format_file(path: str) -> FileOutcome:
     except RecursionError:
         outcome.diagnostics = [Diagnostic("the file is nested too deeply to format", None, path)]
     except FormatInvariantError as exc:
+        outcome.formatted = None
         outcome.diagnostics = [Diagnostic(
             f"internal error: {exc}; the file is left as it is (please report it)", None, path)]
     except OSError as exc:
         outcome.diagnostics = [Diagnostic(f"cannot read: {exc.strerror or exc}", None, path)]
+    except Exception as exc:  # a bug here must neither end in a traceback nor touch the file
+        outcome.formatted = None
+        outcome.diagnostics = [Diagnostic(
+            f"internal error in the formatter ({type(exc).__name__}: {exc}); the file is left "
+            "as it is (please report it)", None, path)]
     return outcome
 
 
@@ -205,8 +212,9 @@ def run(paths: list[str], out: TextIO, err: TextIO, check: bool = False, diff: b
 
 
 def unified_diff(outcome: FileOutcome) -> str:
-    before = outcome.original.decode("utf-8", errors="replace").splitlines(keepends=True)
-    after = (outcome.formatted or "").splitlines(keepends=True)
+    # Lines end at "\n" only: a string may hold other characters Python counts as breaks.
+    before = re.findall(r"[^\n]*\n|[^\n]+$", outcome.original.decode("utf-8", errors="replace"))
+    after = re.findall(r"[^\n]*\n|[^\n]+$", outcome.formatted or "")
     lines = difflib.unified_diff(before, after, outcome.path, outcome.path + " (formatted)")
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                    for line in lines)
@@ -381,9 +389,15 @@ class _Layout:
             else:
                 current.tokens.append(i)
         for index, line in enumerate(lines):
-            if line.blank_before and (self._opens(lines[index - 1]) or self._closes(line)):
+            if line.blank_before and (self._opens(lines[index - 1]) or self._closes(line)
+                                      or self._continues(line)):
                 line.blank_before = False
         return lines
+
+    def _continues(self, line: _Line) -> bool:
+        """Whether the line continues a clause begun on an earlier line."""
+        return bool(line.tokens) and self.toks[line.tokens[0]].head_of is None \
+            and not self._closes(line)
 
     def _opens(self, line: _Line) -> bool:
         return bool(line.tokens) and self.toks[line.tokens[-1]].text == "{"
