@@ -56,7 +56,7 @@ def _composition(scenario, enc: Encoded) -> list[Finding]:
         if result.status == "unknown":
             return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({result.reason})")]
         if result.status == "unsat":
-            return []
+            break
         X = values_of(result.model, final)
         verdict = _stuck(enc, X, L)
         if verdict[0] == "unknown":
@@ -66,7 +66,16 @@ def _composition(scenario, enc: Encoded) -> list[Finding]:
             continue
         t, result, verdict = _earliest(enc, X, L, result, verdict)
         return [_finding(scenario, enc, t, result, verdict)]
-    return []
+    if not excluded:
+        return []  # every game within the bound has ended
+    # A line-up is judged by one state of it (its counters and uses may differ in others), and
+    # only ATTEMPTS line-ups are examined: say how far the search went rather than pass in silence.
+    more = "" if len(excluded) < ATTEMPTS else ", and other line-ups were not examined"
+    c = registry.CODES[registry.STALEMATE_SEARCH]
+    return [Finding(c.code, c.kind, c.severity,
+                    f"no stuck game found: the {len(excluded)} line-up{'s' if len(excluded) != 1 else ''} "
+                    "examined at the end of the bound can each still end from the state examined"
+                    f"{more}; a stuck game is not ruled out ({enc.where})", scenario.span)]
 
 
 def _stuck(enc: Encoded, X: dict, start: int):
