@@ -36,7 +36,8 @@ ANALYSES = {
     "unreachable-win": unreachable_win.analyse,
     "dead-rule": dead_rule.analyse,
 }
-# Analyses that play games through the interpreter: they take the options, not the encodings.
+# Analyses that play games through the interpreter: they take the options, and the encodings
+# of the compositions the encoder covers.
 INTERPRETED = {"ambiguous-resolution"}
 ENCODED = {"contradiction", "ambiguous-order", "undefined", "win-overlap", "stalemate", "unreachable-win",
            "dead-rule"}
@@ -106,20 +107,21 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
 
 def _run(kind, result, select, options, encodings):
     """Run one analysis; the Z3 ones share the encodings, built on first use."""
-    if kind in INTERPRETED:
-        result.findings.extend(ANALYSES[kind](result.scenario, options))
-        return encodings
-    if kind not in ENCODED:
+    if kind not in ENCODED and kind not in INTERPRETED:
         result.findings.extend(ANALYSES[kind](result.scenario))
         return encodings
     if encodings is None:
         encodings = [Encoded(result.scenario, comp, options)
                      for comp in result.scenario.compositions if comp.total == comp.players]
+        kinds = ", ".join(k for k in select if k in ENCODED)
         for enc in encodings:
-            if enc.error:
-                kinds = ", ".join(k for k in select if k in ENCODED)
+            if enc.error and kinds:
                 result.findings.append(enc.unsupported(f"{kinds} on {enc.where}"))
         encodings = [e for e in encodings if not e.error]
-    if encodings:
+    if kind in INTERPRETED:
+        # Played through the interpreter, for compositions the encoding may not cover; the
+        # encodings that exist answer side questions (can a conversion make two holders?).
+        result.findings.extend(ANALYSES[kind](result.scenario, options, encodings))
+    elif encodings:
         result.findings.extend(ANALYSES[kind](result.scenario, encodings))
     return encodings

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import itertools
 
+import z3
+
 from .. import registry
 from ..errors import SpecError
 from ..evaluate import initial_state
@@ -28,8 +30,9 @@ from .encoded import Options, witness_json
 MARK = "block each other"
 
 
-def analyse(scenario, options: Options | None = None) -> list[Finding]:
+def analyse(scenario, options: Options | None = None, encodings=()) -> list[Finding]:
     options = options or Options()
+    encoded = {enc.comp.players: enc for enc in encodings}
     out = []
     blockers = [a for a in scenario.abilities if "block" in _verbs(a.effects)
                 and a.actor is not None and a.actor.kind == "role" and not a.is_card]
@@ -48,10 +51,12 @@ def analyse(scenario, options: Options | None = None) -> list[Finding]:
             holders = [s for s, role in enumerate(seats) if role in roles]
             if len(holders) < 2:
                 if roles & converts:
-                    out.append(_inconclusive(
-                        a, f"whether uses of {a.display} can block each other ({where}) was not "
-                        "searched: a conversion can give a second player the ability, and neither "
-                        "the Z3 encoding nor this search follows two holders made by conversion yet"))
+                    second = _second_holder(encoded.get(comp.players), roles)
+                    if second is not None:
+                        out.append(_inconclusive(
+                            a, f"whether uses of {a.display} can block each other ({where}) was not "
+                            f"searched: {second}, and neither the Z3 encoding nor this search "
+                            "follows two holders made by conversion yet"))
                 continue
             found = _search(scenario, seats, a, holders, options)
             if isinstance(found, Finding):
@@ -67,6 +72,28 @@ def analyse(scenario, options: Options | None = None) -> list[Finding]:
             answer, phases, script, phase = found
             out.append(_finding(scenario, seats, a, answer, phases, script, phase, where))
     return out
+
+
+def _second_holder(enc, roles) -> str | None:
+    """Why a second holder cannot be ruled out within the bound, or None when the encoding
+    shows that no reachable state has two living holders."""
+    if enc is None:
+        return "a conversion can give a second player the ability (the Z3 encoding of this composition is not available to rule it out)"
+    ids = enc.game.ids.roles
+    wanted = [ids.index(r) for r in sorted(roles) if r in ids]
+
+    def two_holders(t):
+        st = enc.game.states[t + 1]  # after phase t
+        holds = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted]))
+                 for s in range(enc.game.n)]
+        return [z3.Or([z3.And(holds[x], holds[y])
+                       for x, y in itertools.combinations(range(enc.game.n), 2)])]
+    status, t, _ = enc.first(two_holders)
+    if status == "unsat":
+        return None
+    if status == "sat":
+        return f"a conversion gives a second living player the ability by the end of {enc.game.phases[t]}"
+    return "whether a conversion can give a second player the ability is not decided (the solver gave up)"
 
 
 def _search(scenario, seats, a, holders, options: Options):
