@@ -15,8 +15,8 @@ The canonical layout, in full:
    starts with `}`, or inside a clause (before a line that continues it).
 3. Indentation. A line that starts a clause (a top-level declaration, or an item directly
    inside a `{ … }` block: a clause, a composition entry, a choice, a table row) is indented
-   two spaces more than the line holding its `{`, or, when that `{` is followed by an item
-   on its own line, lined up with that first item; top-level declarations are not indented.
+   two spaces more than the line holding its `{` (or, when an item follows that `{` on the
+   same line, lined up with that item); top-level declarations are not indented.
    A line that starts with `}` is indented like the line holding its `{`. Any other line
    continues a clause begun on an earlier line: it keeps the indentation it had relative to
    the line where that clause begins (never less), so the author's alignment of `then` under
@@ -24,8 +24,8 @@ The canonical layout, in full:
 4. Spacing inside a line: one space between tokens, except none before `,` `;` `:` `)`,
    after `(` and `@`, around `.` and `..`, before `@` in `citizen@2`, before the `(` of a
    call, `count(` or `gun(war)`; none inside the braces of a set (`{nato, killer}`, `{}`),
-   one inside those of a block (`{ side town }`, `{ }`). Two clauses of a block written on one line are separated by two
-   spaces: `role citizen "Citizen" { side town  plain }`.
+   one inside those of a block (`{ side town }`, `{ }`). Two clauses of a block written on
+   one line are separated by two spaces: `role citizen "Citizen" { side town  plain }`.
 5. Comments are kept, text as written (trailing whitespace removed). A comment on its own
    line is indented like the code line after it (one level in, if that line starts with
    `}`). Trailing comments on consecutive lines line up, two spaces after the longest code
@@ -240,7 +240,8 @@ class _Tok:
 def _read(text: str, start: str) -> tuple[list[_Tok], list[str]]:
     """The tokens of a text, with their place in the parse tree, and its comments."""
     toks = _analyse(_token_parser().parse(text, start=start))
-    comments = [c for _, gap in _gaps(text, toks) for kind, c in _gap_events(gap) if kind == "comment"]
+    comments = [c for _, gap in _gaps(text, toks)
+                for kind, c in _gap_events(gap) if kind == "comment"]
     return toks, comments
 
 
@@ -506,7 +507,8 @@ def _verify(toks: list[_Tok], comments: list[str], formatted: str, start: str) -
     try:
         new_toks, new_comments = _read(formatted, start)
     except Exception as exc:  # the layout produced text the grammar rejects
-        raise FormatInvariantError(f"the formatted text does not parse ({type(exc).__name__})") from None
+        raise FormatInvariantError(
+            f"the formatted text does not parse ({type(exc).__name__})") from None
     before = [(t.token.type, t.text) for t in toks]
     after = [(t.token.type, t.text) for t in new_toks]
     if before != after:

@@ -136,7 +136,8 @@ GOLDEN_QUERY = (
     '              night 1 { shot on a  vote @2 }  day 2 { }  expect stays a }\n')
 
 
-@pytest.mark.parametrize("before,after", GOLDEN, ids=["spacing", "blank-lines", "continuations", "strings"])
+@pytest.mark.parametrize("before,after", GOLDEN,
+                         ids=["spacing", "blank-lines", "continuations", "strings"])
 def test_golden(before, after):
     assert fmt.format_text(before, "g.mafia") == after
     assert fmt.format_text(after, "g.mafia") == after
@@ -209,7 +210,8 @@ PERTURBED = [ROOT / "specs" / "gangster.mafia", ROOT / "tests" / "fixtures" / "l
 
 
 @pytest.mark.parametrize("path", PERTURBED, ids=lambda p: p.name)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_spacing_does_not_matter(path, formatted, seed):
     canonical = formatted[path]
@@ -239,7 +241,8 @@ def relayout(text: str, path: str, rnd: random.Random) -> str:
 
 
 @pytest.mark.parametrize("path", PERTURBED[1:], ids=lambda p: p.name)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_any_layout_formats_once_and_for_all(path, formatted, seed):
     noisy = relayout(formatted[path], str(path), random.Random(seed))
