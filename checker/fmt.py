@@ -19,8 +19,8 @@ The canonical layout, in full:
    same line, lined up with that item); top-level declarations are not indented.
    A line that starts with `}` is indented like the line holding its `{`. Any other line
    continues a clause begun on an earlier line: it keeps the indentation it had relative to
-   the line where that clause begins (never less), so the author's alignment of `then` under
-   `if` or of `and` under a parenthesis survives.
+   the line where that clause begins (never less; a tab counts as two spaces), so the
+   author's alignment of `then` under `if` or of `and` under a parenthesis survives.
 4. Spacing inside a line: one space between tokens, except none before `,` `;` `:` `)`,
    after `(` and `@`, around `.` and `..`, before `@` in `citizen@2`, before the `(` of a
    call, `count(` or `gun(war)`; none inside the braces of a set (`{nato, killer}`, `{}`),
@@ -428,7 +428,7 @@ class _Layout:
                 line.indent = 0
             elif first.container is not None:
                 anchor = line_of[first.container]
-                was = first.token.column - toks[anchor.tokens[0]].token.column
+                was = self._column(first) - self._column(toks[anchor.tokens[0]])
                 line.indent = anchor.indent + max(0, was)
         following = 0  # comment lines take the indentation of the code line after them
         for line in reversed(self.lines):
@@ -436,6 +436,11 @@ class _Layout:
                 following = line.indent + (2 if self._closes(line) else 0)
             else:
                 line.indent = following
+
+    def _column(self, tok: _Tok) -> int:
+        """Where a token stood on its original line; a tab counts as one level (2 columns)."""
+        start = tok.token.start_pos
+        return len(self.text[self.text.rfind("\n", 0, start) + 1:start].expandtabs(2))
 
     def _code(self, line: _Line, upto: int | None = None) -> str:
         """The line's code; with `upto`, only what comes before that token and its space."""

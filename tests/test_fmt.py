@@ -143,6 +143,12 @@ def test_golden(before, after):
     assert fmt.format_text(after, "g.mafia") == after
 
 
+def test_tabs_in_indentation_count_as_one_level():
+    before = 'ability a {\n\tby x\n\teffect if a\n\t\tthen kill b\n\t\telse nothing\n}\n'
+    after = 'ability a {\n  by x\n  effect if a\n    then kill b\n    else nothing\n}\n'
+    assert fmt.format_text(before, "t.mafia") == after
+
+
 def test_golden_query():
     before, after = GOLDEN_QUERY
     assert fmt.format_text(before, "g.query") == after
