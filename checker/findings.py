@@ -40,6 +40,9 @@ class Finding:
     # A stable id ("MC207-1a2b3c4d5e"): survives edits elsewhere in the file; baselines use it.
     id: str = ""
     suppression: Suppression | None = None
+    # The analyses that produced it, or could not decide (an unsupported construct leaves
+    # several undecided); set by the pipeline. Reports that group by analysis read it.
+    analyses: tuple[str, ...] = ()
 
     @property
     def gating(self) -> bool:

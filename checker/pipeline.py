@@ -85,6 +85,7 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     options = options or Options()
     encodings = None
     for kind in select:
+        before = len(result.findings)
         try:
             encodings = _run(kind, result, select, options, encodings)
         except (RecursionError, MemoryError, z3.Z3Exception, ValueError, KeyError, TypeError,
@@ -95,6 +96,8 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
                 INCONCLUSIVE, "inconclusive", "error",
                 f"internal error in the {kind} analysis ({type(exc).__name__}: {exc}); "
                 "please report it with this spec", result.scenario.span))
+        result.findings[before:] = [f if f.analyses else replace(f, analyses=(kind,))
+                                    for f in result.findings[before:]]
     result.findings.sort(key=lambda f: (list(ANALYSES).index(f.kind) if f.kind in ANALYSES else 99,) + f.sort_key())
     if severity:
         result.findings = [replace(f, severity=severity.get(f.code, f.severity))
@@ -116,7 +119,8 @@ def _run(kind, result, select, options, encodings):
         kinds = ", ".join(k for k in select if k in ENCODED)
         for enc in encodings:
             if enc.error and kinds:
-                result.findings.append(enc.unsupported(f"{kinds} on {enc.where}"))
+                result.findings.append(replace(enc.unsupported(f"{kinds} on {enc.where}"),
+                                               analyses=tuple(k for k in select if k in ENCODED)))
         encodings = [e for e in encodings if not e.error]
     if kind in INTERPRETED:
         # Played through the interpreter, for compositions the encoding may not cover; the

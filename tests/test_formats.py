@@ -375,7 +375,8 @@ def test_junit_input_error_and_suppressed_findings(persian):
 def test_junit_inconclusive_attribution_and_unprintable_characters():
     span = Span("s.mafia", 2, 1, 2, 4)
     internal = Finding("MC200", "inconclusive", "error",
-                       "internal error in the dead-rule analysis (KeyError: 'x\x01')", span)
+                       "internal error in the dead-rule analysis (KeyError: 'x\x01')", span,
+                       analyses=("dead-rule",))
     other = Finding("MC200", "inconclusive", "error", "whether rule r can apply: the solver gave up", span)
     warning = Finding("MC201", "unreachable-win", "warning", "Town cannot win within the bound", span)
     result = FileResult("s.mafia", findings=[warning, internal, other],
@@ -434,7 +435,7 @@ def test_github_annotations_of_a_broken_example():
     assert code == 1 and len(lines) == len(findings) + 1
     for line, f in zip(lines, findings):
         level, props, message = _parse(line)
-        assert level == f["severity"]
+        assert level == {"info": "notice"}.get(f["severity"], f["severity"])
         assert props["file"] == path and props["title"] == f"{f['code']} {registry.CODES[f['code']].name}"
         span = f["span"]
         assert props["line"] == str(span["line"]) and props["endLine"] == str(span["end_line"])

@@ -14,14 +14,12 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..findings import Finding
-from ..pipeline import ANALYSES, ENCODED, FileResult
+from ..pipeline import ENCODED, FileResult
 from .text import finding_lines
 
 INPUT = "input"  # the testcase of a spec that could not be read
 # Characters XML 1.0 cannot carry, even escaped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_INTERNAL = re.compile(r"^internal error in the ([a-z-]+) analysis")
-_UNSUPPORTED = re.compile(r"^([a-z-]+(?:, [a-z-]+)*) on .* could not be checked")
 
 
 def render(results: list[FileResult]) -> str:
@@ -68,8 +66,8 @@ def _suite(r: FileResult) -> ET.Element:
 
 def _by_kind(r: FileResult) -> dict[str, list[Finding]]:
     """Findings under the analysis that produced them: each kind that ran has its testcase.
-    An inconclusive finding belongs to the analyses its message names; one that names none
-    gets a testcase `inconclusive` of its own (it fails the gate all the same)."""
+    An inconclusive finding belongs to the analyses it left undecided (Finding.analyses); one
+    with none recorded gets a testcase `inconclusive` of its own (it fails the gate all the same)."""
     groups: dict[str, list[Finding]] = {k: [] for k in (r.analyses or ())}
     for f in r.findings:
         for kind in _kinds_of(f):
@@ -80,13 +78,7 @@ def _by_kind(r: FileResult) -> dict[str, list[Finding]]:
 def _kinds_of(f: Finding) -> list[str]:
     if f.kind != "inconclusive":
         return [f.kind]
-    m = _INTERNAL.match(f.message)
-    if m and m.group(1) in ANALYSES:
-        return [m.group(1)]
-    m = _UNSUPPORTED.match(f.message)
-    if m and all(k in ANALYSES for k in m.group(1).split(", ")):
-        return m.group(1).split(", ")
-    return [f.kind]
+    return list(f.analyses) or [f.kind]
 
 
 def _testcase(suite: ET.Element, path: str, kind: str, findings: list[Finding]) -> ET.Element:
