@@ -9,10 +9,196 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import weakref
+
 import z3
 
 from .. import ast
 from ..model import BUILTIN_KINDS, Scenario
+
+
+# ------------------------------------------------------------------ folding constructors
+#
+# The encoder builds its terms through these rather than z3.And/Or/If/...: constants are
+# folded in Python (a rule that cannot apply to a seat is `false` at once, not a term for Z3
+# to simplify), which keeps both the terms and the time spent building them small.
+
+_L_TRUE, _L_FALSE = 1, -1
+
+
+def truth(x) -> bool | None:
+    """True or False for a constant boolean term (or a Python bool), else None."""
+    if x is True or x is False:
+        return x
+    v = z3.Z3_get_bool_value(x.ctx_ref(), x.as_ast())
+    return True if v == _L_TRUE else False if v == _L_FALSE else None
+
+
+def number(x) -> int | None:
+    """The value of a constant integer term (or a Python int), else None."""
+    if isinstance(x, int):
+        return x
+    ctx, a = x.ctx_ref(), x.as_ast()
+    if z3.Z3_is_numeral_ast(ctx, a):
+        return int(z3.Z3_get_numeral_string(ctx, a))
+    return None
+
+
+_BOOLS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _bool(value: bool, ctx):
+    pair = _BOOLS.get(ctx)
+    if pair is None:
+        pair = _BOOLS[ctx] = (z3.BoolVal(False, ctx), z3.BoolVal(True, ctx))
+    return pair[bool(value)]
+
+
+def _args(args):
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return args[0]
+    return args
+
+
+def _ctx_of(xs):
+    for x in xs:
+        if isinstance(x, z3.ExprRef):
+            return x.ctx
+    return None
+
+
+def And(*args):
+    xs = _args(args)
+    keep = []
+    for x in xs:
+        v = truth(x)
+        if v is False:
+            return x if isinstance(x, z3.ExprRef) else _bool(False, _ctx_of(xs))
+        if v is None:
+            keep.append(x)
+    if not keep:
+        return _bool(True, _ctx_of(xs))
+    if len(keep) == 1:
+        return keep[0]
+    return z3.And(keep)
+
+
+def Or(*args):
+    xs = _args(args)
+    keep = []
+    for x in xs:
+        v = truth(x)
+        if v is True:
+            return x if isinstance(x, z3.ExprRef) else _bool(True, _ctx_of(xs))
+        if v is None:
+            keep.append(x)
+    if not keep:
+        return _bool(False, _ctx_of(xs))
+    if len(keep) == 1:
+        return keep[0]
+    return z3.Or(keep)
+
+
+def Not(x):
+    v = truth(x)
+    if v is not None:
+        return _bool(not v, x.ctx)
+    return z3.Not(x)
+
+
+def Implies(a, b):
+    va = truth(a)
+    if va is False:
+        return _bool(True, a.ctx)
+    if va is True:
+        return b
+    vb = truth(b)
+    if vb is True:
+        return b
+    if vb is False:
+        return z3.Not(a)
+    return z3.Implies(a, b)
+
+
+def If(c, a, b):
+    v = truth(c)
+    if v is True:
+        return a
+    if v is False:
+        return b
+    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
+        return a
+    return z3.If(c, a, b)
+
+
+def Eq(a, b, ctx=None):
+    """a == b, folded when both are constants (or the same term)."""
+    na, nb = _const(a), _const(b)
+    if na is not None and nb is not None:
+        return _bool(na == nb, ctx or _ctx_of((a, b)))
+    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
+        return _bool(True, a.ctx)
+    return a == b
+
+
+def Ne(a, b, ctx=None):
+    return Not(Eq(a, b, ctx))
+
+
+def _const(x):
+    if isinstance(x, (bool, int)):
+        return x
+    if z3.is_bool(x):
+        return truth(x)
+    return number(x)
+
+
+def Sum(terms, ctx=None):
+    """The sum of integer terms, with the constants added up in Python."""
+    total, rest = 0, []
+    for t in terms:
+        v = number(t)
+        if v is None:
+            rest.append(t)
+        else:
+            total += v
+    if not rest:
+        return z3.IntVal(total, ctx if ctx is not None else _ctx_of(terms))
+    if total:
+        rest.append(z3.IntVal(total, rest[0].ctx))
+    return rest[0] if len(rest) == 1 else z3.Sum(rest)
+
+
+def count_of(conds, ctx):
+    """How many of conds hold: the sum of 0/1 terms, constants counted in Python."""
+    one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
+    total, rest = 0, []
+    for c in conds:
+        v = truth(c)
+        if v is True:
+            total += 1
+        elif v is None:
+            rest.append(z3.If(c, one, zero))
+    if not rest:
+        return z3.IntVal(total, ctx)
+    if total:
+        rest.append(z3.IntVal(total, ctx))
+    return rest[0] if len(rest) == 1 else z3.Sum(rest)
+
+
+def compare_op(op, left, right, ctx=None):
+    """left OP right for integer terms, folded when both are constants."""
+    nl, nr = _const(left), _const(right)
+    if nl is not None and nr is not None:
+        value = {"==": nl == nr, "!=": nl != nr, "<": nl < nr, "<=": nl <= nr,
+                 ">": nl > nr, ">=": nl >= nr}[op]
+        return _bool(value, ctx or _ctx_of((left, right)))
+    if op == "==":
+        return Eq(left, right, ctx)
+    if op == "!=":
+        return Ne(left, right, ctx)
+    return {"<": lambda: left < right, "<=": lambda: left <= right,
+            ">": lambda: left > right, ">=": lambda: left >= right}[op]()
 
 
 class Unsupported(Exception):
@@ -68,7 +254,7 @@ class Seats:
     def contains(self, seat) -> z3.BoolRef:
         if isinstance(seat, int):
             return self.member[seat]
-        return z3.Or([z3.And(seat == i, m) for i, m in enumerate(self.member)])
+        return Or([And(Eq(seat, i), m) for i, m in enumerate(self.member)])
 
 
 class Events:
@@ -93,7 +279,7 @@ class Events:
             return default if default is not None else z3.BoolVal(False, self.ctx)
         if key not in self.cache:
             parts = self.parts[key]
-            self.cache[key] = parts[0] if len(parts) == 1 else z3.Or(parts)
+            self.cache[key] = parts[0] if len(parts) == 1 else Or(parts)
         return self.cache[key]
 
     def keys(self):
@@ -125,9 +311,12 @@ def pick(seat, values):
     """values[seat] for a symbolic seat, as an If-chain."""
     if isinstance(seat, int):
         return values[seat]
+    known = number(seat)
+    if known is not None:
+        return values[known] if 0 <= known < len(values) else values[-1]
     out = values[-1]
     for i in range(len(values) - 2, -1, -1):
-        out = z3.If(seat == i, values[i], out)
+        out = If(Eq(seat, i), values[i], out)
     return out
 
 
@@ -140,12 +329,18 @@ class Compiler:
         self.n = len(enc.seats)
         self.setting_keys = {s.name.key: s for s in self.sc.settings}
         self.memory_keys = {m.name.key: m for m in self.sc.memories}
+        self._true, self._false = z3.BoolVal(True, self.ctx), z3.BoolVal(False, self.ctx)
+        self._ints: dict = {}
+        self._skip_ok: dict = {}
 
     def B(self, value: bool):
-        return z3.BoolVal(value, self.ctx)
+        return self._true if value else self._false
 
     def I(self, value: int):
-        return z3.IntVal(value, self.ctx)
+        term = self._ints.get(value)
+        if term is None:
+            term = self._ints[value] = z3.IntVal(value, self.ctx)
+        return term
 
     # -------------------------------------------------------------- groups
 
@@ -160,11 +355,11 @@ class Compiler:
             for r in self.sc.roles:
                 rid = self.ids.roles.index(r.key)
                 if r.counts_as is None:
-                    counted.append(z3.And(st["role"][seat] == rid, st["side"][seat] == side))
+                    counted.append(And(Eq(st["role"][seat], rid), Eq(st["side"][seat], side)))
                 elif r.counts_as == key:
-                    counted.append(st["role"][seat] == rid)
-            return z3.Or(counted) if counted else self.B(False)
-        return st["role"][seat] == self.ids.roles.index(key)
+                    counted.append(Eq(st["role"][seat], rid))
+            return Or(counted) if counted else self.B(False)
+        return Eq(st["role"][seat], self.ids.roles.index(key))
 
     # -------------------------------------------------------------- values
 
@@ -180,10 +375,13 @@ class Compiler:
         if isinstance(e, ast.Attr):
             return self.attr(e, view)
         if isinstance(e, ast.Not):
-            return z3.Not(self.value(e.operand, view))
+            return Not(self.value(e.operand, view))
         if isinstance(e, ast.BinOp):
-            left, right = self.value(e.left, view), self.value(e.right, view)
-            return {"and": lambda: z3.And(left, right), "or": lambda: z3.Or(left, right),
+            left = self.value(e.left, view)
+            if e.op in ("and", "or") and truth(left) is (e.op == "or") and self._skippable(e.right, view):
+                return left  # false and …, true or …: the rest cannot matter
+            right = self.value(e.right, view)
+            return {"and": lambda: And(left, right), "or": lambda: Or(left, right),
                     "+": lambda: left + right, "-": lambda: left - right,
                     "*": lambda: left * right}[e.op]()
         if isinstance(e, ast.Compare):
@@ -192,8 +390,8 @@ class Compiler:
             items = [self.value(i, view) for i in e.items]
             return ("set", items)
         if isinstance(e, ast.Count):
-            return z3.Sum([z3.If(self.value(e.cond, view.with_env(**{e.var.key: s})), self.I(1), self.I(0))
-                           for s in range(self.n)])
+            return count_of([self.value(e.cond, view.with_env(**{e.var.key: s})) for s in range(self.n)],
+                            self.ctx)
         if isinstance(e, ast.ByTable):
             subject = self.value(e.subject, view)
             result = self.I(0)
@@ -204,9 +402,9 @@ class Compiler:
                     result = v
                     rows.append(self.B(True))
                 else:
-                    row = z3.And(subject >= case.low, subject <= case.high)
+                    row = And(subject >= case.low, subject <= case.high)
                     rows.append(row)
-                    result = z3.If(row, v, result)
+                    result = If(row, v, result)
             self._no_row(view, rows)
             return result
         if isinstance(e, ast.Cases):
@@ -220,18 +418,31 @@ class Compiler:
                 else:
                     cond = self.value(arm.cond, view)
                     rows.append(cond)
-                    result = z3.If(cond, v, result)
+                    result = If(cond, v, result)
             self._no_row(view, rows)
             return result
         if isinstance(e, ast.Call):
             return self.call(e, view)
         raise Unsupported(f"expression {type(e).__name__}", getattr(e, "span", None))
 
+    def _skippable(self, e, view: View) -> bool:
+        """Whether e may be left uncompiled when its value cannot matter: it records no
+        table holes, and compiles at all (checked once, so an unsupported construct is
+        still reported)."""
+        key = (id(e), bool(view.env.get("__no_leaves")))
+        known = self._skip_ok.get(key)
+        if known is None:
+            known = not _has_table(e)
+            if known:
+                self.value(e, view.with_env(__holes=[]))  # raises Unsupported as before
+            self._skip_ok[key] = known
+        return known
+
     def _no_row(self, view: View, rows) -> None:
         """A table with no row for the case at hand has no value: record when that happens."""
         holes = view.env.get("__holes")
         if holes is not None:
-            holes.append(z3.Not(z3.Or(rows)))
+            holes.append(Not(Or(rows)))
 
     def ref(self, e: ast.Ref, view: View):
         key = e.name.key
@@ -255,7 +466,7 @@ class Compiler:
                 return st["mint"][key]
             raise Unsupported(f"memory of type {m.type}", e.span)
         if key == "alive" and key not in self.ids.sides:
-            return z3.Sum([z3.If(a, self.I(1), self.I(0)) for a in st["alive"]])
+            return count_of(st["alive"], self.ctx)
         if key == "players":
             return self.I(self.n)
         if key == "round":
@@ -277,7 +488,7 @@ class Compiler:
             return pick(seat, st["side"])
         if key == "plain":
             plain_roles = [self.ids.roles.index(r.key) for r in self.sc.roles if r.plain]
-            return z3.Or([pick(seat, st["role"]) == r for r in plain_roles]) if plain_roles else self.B(False)
+            return Or([Eq(pick(seat, st["role"]), r) for r in plain_roles]) if plain_roles else self.B(False)
         if key == "left_by":
             return pick(seat, st["left_by"])
         if key == "revealed":
@@ -289,10 +500,9 @@ class Compiler:
     def compare(self, e: ast.Compare, view: View):
         if e.op in ("in", "not in"):
             member = self.member(e.left, e.right, view)
-            return member if e.op == "in" else z3.Not(member)
+            return member if e.op == "in" else Not(member)
         left, right = self.value(e.left, view), self.value(e.right, view)
-        return {"==": lambda: left == right, "!=": lambda: left != right, "<": lambda: left < right,
-                "<=": lambda: left <= right, ">": lambda: left > right, ">=": lambda: left >= right}[e.op]()
+        return compare_op(e.op, left, right, self.ctx)
 
     def member(self, item, collection, view: View):
         value = self.value(item, view)
@@ -305,8 +515,8 @@ class Compiler:
                 if isinstance(x, Seats):
                     members.append(x.contains(value))
                 else:
-                    members.append(value == x)
-            return z3.Or(members) if members else self.B(False)
+                    members.append(Eq(value, x, self.ctx))
+            return Or(members) if members else self.B(False)
         raise Unsupported("`in` on this kind of value", collection.span)
 
     def seats_of(self, value) -> Seats:
@@ -315,12 +525,12 @@ class Compiler:
             return value
         if isinstance(value, tuple) and value[0] == "set":
             sets = [self.seats_of(v) for v in value[1]]
-            return Seats([z3.Or([s.member[i] for s in sets]) for i in range(self.n)])
+            return Seats([Or([s.member[i] for s in sets]) for i in range(self.n)])
         if isinstance(value, int) or z3.is_int_value(value):
             # A known seat: membership is plain true or false, not a term per seat.
             seat = value if isinstance(value, int) else value.as_long()
             return Seats([self.B(seat == i) for i in range(self.n)])
-        return Seats([value == i for i in range(self.n)])
+        return Seats([Eq(value, i) for i in range(self.n)])
 
     def call(self, e: ast.Call, view: View):
         name = e.func.key
@@ -333,31 +543,31 @@ class Compiler:
             for s in range(self.n):
                 member = self.in_group(view, key, s)
                 if name == "alive":
-                    cond = z3.And(member, st["alive"][s])
+                    cond = And(member, st["alive"][s])
                 elif name == "left":
-                    cond = z3.And(member, z3.Not(st["alive"][s]))
+                    cond = And(member, Not(st["alive"][s]))
                 else:
-                    cond = z3.And(member, view.events.get(("left", s), self.B(False)))
-                terms.append(z3.If(cond, self.I(1), self.I(0)))
-            return z3.Sum(terms)
+                    cond = And(member, view.events.get(("left", s), self.B(False)))
+                terms.append(cond)
+            return count_of(terms, self.ctx)
         if name in ("first", "second"):
             seats = self.seats_of(self.value(e.args[0], view)).member
             index = 0 if name == "first" else 1
             # The seats in the set, lowest first: the index-th of them (-1 when absent).
             result = self.I(-1)
             for s in range(self.n - 1, -1, -1):
-                before = z3.Sum([z3.If(seats[j], self.I(1), self.I(0)) for j in range(s)]) if s else self.I(0)
-                result = z3.If(z3.And(seats[s], before == index), self.I(s), result)
+                before = count_of(seats[:s], self.ctx)
+                result = If(And(seats[s], Eq(before, index)), self.I(s), result)
             return result
         if name == "size":
             seats = self.seats_of(self.value(e.args[0], view)).member
-            return z3.Sum([z3.If(m, self.I(1), self.I(0)) for m in seats])
+            return count_of(seats, self.ctx)
         if name in ("holds", "item_variant"):
             seat = self.value(e.args[0], view)
             item = e.args[1].name.key
             values = [st["items"][(item, s)] for s in range(self.n)]
             held = pick(seat, values)
-            return held >= 0 if name == "holds" else held
+            return compare_op(">=", held, 0) if name == "holds" else held
         if name == "linked":
             return pick(self.value(e.args[0], view), st["links"])
         if name == "used":
@@ -384,12 +594,23 @@ class Compiler:
             rest = tuple(v for kind, v in args[1:])
             if name == "attacked_by":
                 other = args[1][1]
-                return z3.Or([z3.And(pick(seat, [self.I(i) for i in range(self.n)]) == i,
-                                     pick(other, [self.I(j) for j in range(self.n)]) == j,
+                return Or([And(Eq(pick(seat, [self.I(i) for i in range(self.n)]), i),
+                               Eq(pick(other, [self.I(j) for j in range(self.n)]), j),
                                      view.events.get((name, i, j), self.B(False)))
                               for i in range(self.n) for j in range(self.n)])
-            options = [z3.And(seat == i, view.events.get((name, i) + rest, self.B(False)))
+            options = [And(Eq(seat, i), view.events.get((name, i) + rest, self.B(False)))
                        if not isinstance(seat, int) else view.events.get((name, i) + rest, self.B(False))
                        for i in range(self.n) if not isinstance(seat, int) or seat == i]
-            return z3.Or(options) if options else self.B(False)
+            return Or(options) if options else self.B(False)
         raise Unsupported(f"the function {e.func.text}()", e.span)
+
+
+def _has_table(x) -> bool:
+    """Whether an expression holds a `by` table or `cases` (which record their holes)."""
+    if isinstance(x, (ast.ByTable, ast.Cases)):
+        return True
+    if isinstance(x, tuple):
+        return any(_has_table(i) for i in x)
+    if hasattr(x, "__dataclass_fields__"):
+        return any(_has_table(getattr(x, f)) for f in x.__dataclass_fields__ if f != "span")
+    return False

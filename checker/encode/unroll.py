@@ -17,7 +17,8 @@ from ..evaluate import State, initial_state
 from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.resolution import STATE_WRITES, _flat, _has_exit, _is_blocking_effects, _rule_at
 from ..model import Ability, Scenario
-from .terms import Compiler, Events, Ids, Seats, Unsupported, View, pick
+from .terms import (And, Compiler, Eq, Events, Ids, If, Implies, Not, Or, Seats, Unsupported, View,
+                    compare_op, count_of, number, pick, truth)
 
 NONE = -1
 
@@ -86,7 +87,13 @@ class Game:
         if free_start:
             self._well_formed(self.states[0])
         else:
+            mark = len(self.constraints)
             self._init(self.states[0], state0)
+            # The start is known: its values are constants, folded into every term built on
+            # them, rather than variables pinned by equations.
+            pins = self.constraints[mark:]
+            del self.constraints[mark:]
+            self.states[0] = self._pinned(self.states[0], pins)
         self.vars: list[PhaseVars] = []
         for t, phase in enumerate(self.phases):
             nxt = self._state_vars(t + 1)
@@ -98,10 +105,10 @@ class Game:
     # -------------------------------------------------------------- basics
 
     def B(self, v):
-        return z3.BoolVal(v, self.ctx)
+        return self.compiler.B(v)
 
     def I(self, v):
-        return z3.IntVal(v, self.ctx)
+        return self.compiler.I(v)
 
     def bool(self, name):
         return z3.Bool(name, self.ctx)
@@ -110,7 +117,8 @@ class Game:
         return z3.Int(name, self.ctx)
 
     def add(self, c):
-        self.constraints.append(c)
+        if truth(c) is not True:  # constraints folded to `true` say nothing
+            self.constraints.append(c)
 
     def _check_supported(self) -> None:
         sc = self.sc
@@ -213,7 +221,7 @@ class Game:
             self.add(var == state0.self_uses.get(key, 0))
         for (a, k, kind), seats in st["last"].items():
             for s in range(self.n):
-                self.add(z3.Not(seats[s]) if not state0.last_targets.get((a, k)) else
+                self.add(Not(seats[s]) if not state0.last_targets.get((a, k)) else
                          seats[s] == (state0.last_targets[(a, k)][0][0] == kind and s in state0.last_targets[(a, k)][1]))
         for (a, s, kind), var in st["pending"].items():
             self.add(var == ((a, s, kind) in state0.pending))
@@ -279,7 +287,7 @@ class Game:
 
     def _phase(self, t: int, phase: Phase, S: dict, S2: dict) -> PhaseVars:
         pv = PhaseVars(phase)
-        pv.active = S["winner"] == NONE
+        pv.active = Eq(S["winner"], NONE)
         view0 = View(self, S, Events(self.ctx), {"__round": phase.number if phase.kind in ("day", "night") else 0,
                                    "__holes": []})
         moments = [None] if phase.is_night else ["before", "after"]
@@ -300,7 +308,7 @@ class Game:
             pv.tie = (self.int(f"t{t}_tie0"), self.int(f"t{t}_tie1"))
             self._vote_legal(pv, S, phase, view0)
         for u in pv.uses:
-            self.add(z3.Implies(u.used, pv.active))
+            self.add(Implies(u.used, pv.active))
             self._legal(u, pv, S, phase, view0)
         self._team_once(pv)
         cur, due = self._count_down(S, phase)
@@ -335,8 +343,8 @@ class Game:
             if not ticks:
                 continue
             c = S["delay"][k]
-            due.append((a, e, key, z3.And(c == 1), S["delay_target"][k]))
-            st["delay"][k] = z3.If(c > 0, c - 1, c)
+            due.append((a, e, key, Eq(c, 1), S["delay_target"][k]))
+            st["delay"][k] = If(compare_op(">", c, 0), c - 1, c)
         return st, due
 
     def _usable_in(self, a: Ability, phase: Phase, moment) -> bool:
@@ -374,7 +382,7 @@ class Game:
         env = {"actor": u.actor if u.actor is not None else self.I(NONE)}
         if u.targets:
             env["target"] = u.targets[0]
-            env["targets"] = Seats([z3.Or([z3.And(j < u.count, tj == s) for j, tj in enumerate(u.targets)])
+            env["targets"] = Seats([Or([And(j < u.count, tj == s) for j, tj in enumerate(u.targets)])
                                     for s in range(self.n)])
         env.update(u.values)
         u.env = env
@@ -388,36 +396,36 @@ class Game:
         ids = self.ids
         conds = []
         if team.members_side:
-            conds.append(S["side"][s] == ids.sides.index(team.members_side))
+            conds.append(Eq(S["side"][s], ids.sides.index(team.members_side)))
         for r in team.members:
-            conds.append(S["role"][s] == ids.roles.index(r))
-        return z3.Or(conds) if conds else self.B(False)
+            conds.append(Eq(S["role"][s], ids.roles.index(r)))
+        return Or(conds) if conds else self.B(False)
 
     def _decider(self, team, S):
         """(decider exists, allowed(seat)) for a team, as in legal.team_decider."""
         ids = self.ids
-        living = [z3.And(self._member(team, S, s), S["alive"][s]) for s in range(self.n)]
+        living = [And(self._member(team, S, s), S["alive"][s]) for s in range(self.n)]
         leader_alive = []
         allowed_by_leader = []
         for leader in team.leaders:
             rid = ids.roles.index(leader)
-            has = [z3.And(living[s], S["role"][s] == rid) for s in range(self.n)]
-            leader_alive.append(z3.Or(has))
+            has = [And(living[s], Eq(S["role"][s], rid)) for s in range(self.n)]
+            leader_alive.append(Or(has))
             # The lowest seat with this leader's role, when no earlier leader is alive.
-            first = [z3.And(has[s], *[z3.Not(has[j]) for j in range(s)]) for s in range(self.n)]
+            first = [And(has[s], *[Not(has[j]) for j in range(s)]) for s in range(self.n)]
             allowed_by_leader.append(first)
-        any_leader = z3.Or(leader_alive) if leader_alive else self.B(False)
+        any_leader = Or(leader_alive) if leader_alive else self.B(False)
         fallback = not team.leaders or team.leader_fallback
-        exists = z3.Or(any_leader, z3.Or(living)) if fallback else any_leader
+        exists = Or(any_leader, Or(living)) if fallback else any_leader
 
         def allowed(seat_index):
             options = []
             for i, first in enumerate(allowed_by_leader):
-                earlier = [z3.Not(x) for x in leader_alive[:i]]
-                options.append(z3.And(*earlier, leader_alive[i], first[seat_index]))
+                earlier = [Not(x) for x in leader_alive[:i]]
+                options.append(And(*earlier, leader_alive[i], first[seat_index]))
             if fallback:
-                options.append(z3.And(z3.Not(any_leader), living[seat_index]))
-            return z3.Or(options) if options else self.B(False)
+                options.append(And(Not(any_leader), living[seat_index]))
+            return Or(options) if options else self.B(False)
         return exists, allowed
 
     def _legal(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
@@ -430,27 +438,27 @@ class Game:
         if a.is_card:
             # As the interpreter: a card is played by a player holding one, or by today's
             # voted player (who draws it at the vote; the resolution checks the draw).
-            voted_today = z3.And(pv.vote_kind == 1, pv.vote_target == u.key) \
+            voted_today = And(pv.vote_kind == 1, pv.vote_target == u.key) \
                 if pv.vote_kind is not None and u.moment == "vote" else self.B(False)
             in_phase = True
-            self.add(z3.Implies(u.used, z3.Or(S["drawn"][u.key], voted_today)))
+            self.add(Implies(u.used, Or(S["drawn"][u.key], voted_today)))
         immediate = [t for t in a.triggers if t.timing == "immediately"]
         trigger_ok = self._trigger_possible(u, pv, immediate) if immediate else self.B(False)
         pend = S["pending"].get((a.key, u.key, phase.kind), self.B(False)) if u.key != NONE else self.B(False)
-        conds.append(z3.Or(self.B(in_phase), pend, trigger_ok))
+        conds.append(Or(self.B(in_phase), pend, trigger_ok))
         if a.actor is not None and a.actor.kind == "role":
             roles = [ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))] \
                 if a.actor.roles else [ids.roles.index(a.actor.name.key)]
-            conds.append(z3.Or([S["role"][u.key] == r for r in roles]))
-            conds.append(z3.Or(S["alive"][u.key], pend, trigger_ok))
+            conds.append(Or([Eq(S["role"][u.key], r) for r in roles]))
+            conds.append(Or(S["alive"][u.key], pend, trigger_ok))
         elif a.actor is not None and a.actor.kind == "team":
             team = self._team(a)
             exists, allowed = self._decider(team, S)
             conds.append(exists)
-            conds.append(z3.And(u.actor >= 0, u.actor < n))
-            conds.append(z3.Or([z3.And(u.actor == s, allowed(s)) for s in range(n)]))
+            conds.append(And(u.actor >= 0, u.actor < n))
+            conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
         elif a.actor is not None and a.actor.kind == "holder":
-            conds.append(S["items"][(a.actor.name.key, u.key)] >= 0)
+            conds.append(compare_op(">=", S["items"][(a.actor.name.key, u.key)], 0))
             conds.append(S["alive"][u.key])
         if a.for_team and u.key != NONE:
             conds.append(self._member(self._team(a), S, u.key))
@@ -462,54 +470,54 @@ class Game:
             size = {"role": len(ids.roles), "side": len(ids.sides)}.get(choice.kind)
             if choice.kind == "variant":
                 allowed = [ids.value("variant", x) for x in ids.variants[choice.names[0].key]]
-                conds.append(z3.Or([v == x for x in allowed]))
+                conds.append(Or([v == x for x in allowed]))
             elif choice.kind == "option":
-                conds.append(z3.Or([v == ids.value("option", nm.key) for nm in choice.names]))
+                conds.append(Or([v == ids.value("option", nm.key) for nm in choice.names]))
             elif choice.kind == "player":
-                conds.append(z3.And(v >= 0, v < n))
+                conds.append(And(v >= 0, v < n))
             else:
-                conds.append(z3.And(v >= 0, v < size))
+                conds.append(And(v >= 0, v < size))
         if a.target_count is not None:
             before = len(holes)
             count = c.value(a.target_count, view)
-            gap = z3.Or(holes[before:]) if len(holes) > before else self.B(False)
+            gap = Or(holes[before:]) if len(holes) > before else self.B(False)
             most = len(u.targets)
             if a.target_up_to:
-                ok = z3.And(u.count >= 1, u.count <= count)
+                ok = And(u.count >= 1, u.count <= count)
             else:
                 ok = u.count == count
             # A table with no row for this case: the rules give no number (a hole, as in the
             # interpreter, which then takes the choice as given).
-            conds.append(z3.Or(ok, z3.And(gap, u.count >= 1, u.count <= most)))
+            conds.append(Or(ok, And(gap, u.count >= 1, u.count <= most)))
             for j, tj in enumerate(u.targets):
                 chosen = j < u.count
-                conds.append(z3.Implies(chosen, z3.And(tj >= 0, tj < n)))
-                conds.append(z3.Implies(z3.Not(chosen), tj == NONE))
+                conds.append(Implies(chosen, And(tj >= 0, tj < n)))
+                conds.append(Implies(Not(chosen), tj == NONE))
                 for i in range(j):
-                    conds.append(z3.Implies(chosen, tj != u.targets[i]))
+                    conds.append(Implies(chosen, tj != u.targets[i]))
                 if a.target_filter is not None:
                     ok = c.value(a.target_filter, view.with_env(target=tj))
-                    conds.append(z3.Implies(chosen, ok))
+                    conds.append(Implies(chosen, ok))
         for cond in a.conditions:
             conds.append(c.value(cond, view))
         for hole in holes:
-            pv.undefined.append((z3.And(u.used, hole), f"{a.display}: a table with no row for this case"))
+            pv.undefined.append((And(u.used, hole), f"{a.display}: a table with no row for this case"))
         ukey = (a.key, u.key)
         targets_set = env.get("targets")
         for lim in a.limits:
             if lim.kind == "no_repeat":
                 last = S["last"].get((a.key, u.key, phase.kind))
                 if last is not None and targets_set is not None:
-                    conds.append(z3.Not(z3.Or([z3.And(last[s], targets_set.member[s]) for s in range(n)])))
+                    conds.append(Not(Or([And(last[s], targets_set.member[s]) for s in range(n)])))
                 continue
             if lim.on_self:
                 if targets_set is not None and u.actor is not None:
                     on_self = targets_set.contains(u.actor)
-                    conds.append(z3.Implies(on_self, S["self_uses"][ukey] < lim.count))
+                    conds.append(Implies(on_self, compare_op("<", S["self_uses"][ukey], lim.count)))
                 continue
             if lim.per.key == "game":
-                conds.append(S["uses"][ukey] < lim.count)
-        self.add(z3.Implies(u.used, z3.And(conds)))
+                conds.append(compare_op("<", S["uses"][ukey], lim.count))
+        self.add(Implies(u.used, And(conds)))
 
     def _choice_events(self, pv: PhaseVars) -> Events:
         """What legality conditions see: `chosen(p, A)`, whom the phase's uses of A name."""
@@ -521,7 +529,7 @@ class Game:
                     if targets is not None:
                         for s in range(self.n):
                             pv.choice_events.add(("chosen", s, v.ability.key),
-                                                 z3.And(v.used, targets.member[s]))
+                                                 And(v.used, targets.member[s]))
         return pv.choice_events
 
     def _reads_choices(self) -> bool:
@@ -543,11 +551,11 @@ class Game:
                 if not hits:
                     continue
                 if t.event.key == "kill" and u.key != NONE:
-                    options.append(z3.And(other.used, z3.Or([z3.And(j < other.count, tj == u.key)
+                    options.append(And(other.used, Or([And(j < other.count, tj == u.key)
                                                              for j, tj in enumerate(other.targets)])))
                 if t.event.key == "leave":
                     options.append(other.used)
-        return z3.Or(options) if options else self.B(False)
+        return Or(options) if options else self.B(False)
 
     def _team_once(self, pv: PhaseVars) -> None:
         for team in self.sc.teams:
@@ -555,28 +563,28 @@ class Game:
                 continue
             flags = [u.used for u in pv.uses if u.ability.key in team.options]
             if len(flags) > 1:
-                self.add(z3.Sum([z3.If(f, self.I(1), self.I(0)) for f in flags]) <= 1)
+                self.add(compare_op("<=", count_of(flags, self.ctx), 1))
 
     def _vote_legal(self, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
         day = self.sc.day
         k, x = pv.vote_kind, pv.vote_target
         tie_open = day.tie not in ("no_exit", "random", "all_leave")
-        self.add(z3.Or(k == 0, k == 1, z3.And(k == 2, self.B(tie_open))))
-        self.add(z3.Implies(z3.Not(pv.active), k == 0))
+        self.add(Or(k == 0, k == 1, And(k == 2, self.B(tie_open))))
+        self.add(Implies(Not(pv.active), k == 0))
         if day.exit_mode == "required":
             self.add(k != 0)
-        self.add(z3.Implies(k == 1, z3.And(x >= 0, x < self.n, pick(x, S["alive"]))))
-        self.add(z3.Implies(k != 1, x == NONE))
+        self.add(Implies(k == 1, And(x >= 0, x < self.n, pick(x, S["alive"]))))
+        self.add(Implies(k != 1, x == NONE))
         a, b = pv.tie
-        self.add(z3.Implies(k == 2, z3.And(a >= 0, a < b, b < self.n, pick(a, S["alive"]), pick(b, S["alive"]))))
+        self.add(Implies(k == 2, And(a >= 0, a < b, b < self.n, pick(a, S["alive"]), pick(b, S["alive"]))))
         for (number, flt), _ in zip(day.candidates, day.candidate_cites or [()] * len(day.candidates)):
             if number is not None and number != phase.number:
                 continue
             for who, kinds in ((x, (1,)), (a, (2,)), (b, (2,))):
                 ok = self.compiler.value(flt, View(self, S, Events(self.ctx), {"candidate": who, "__holes": []}))
-                self.add(z3.Implies(z3.Or([k == kd for kd in kinds]), ok))
+                self.add(Implies(Or([k == kd for kd in kinds]), ok))
         if k is not None:
-            pv.undefined.append((z3.And(pv.active, k == 2), "what a tied vote does"))
+            pv.undefined.append((And(pv.active, k == 2), "what a tied vote does"))
 
     # -------------------------------------------------------------- resolution
 
@@ -602,7 +610,7 @@ class Game:
                 return st
             fired = {}
             for u in later:
-                fired[u] = z3.And(z3.Not(gate[u]), self._left_by_trigger(u, S, pv.leaves[-1], st))
+                fired[u] = And(Not(gate[u]), self._left_by_trigger(u, S, pv.leaves[-1], st))
             return self._pass(t, tag + "2", pv, st, later, None, fired)
         F = self.B(False)
         events = Events(self.ctx)
@@ -618,14 +626,14 @@ class Game:
                 env = {"actor": self.I(key) if key != NONE else self.I(NONE), "target": target, "__holes": []}
             view = View(self, S, Events(self.ctx), env)
             for x, guard in self._guarded(e.body, view):
-                g = z3.And(pv.active, cond, guard)
+                g = And(pv.active, cond, guard)
                 if x.verb in ("nothing", "announce", "learn"):
                     continue
                 if x.verb == "unspecified":
                     pv.undefined.append((g, f"{a.display}: {x.value.value}"))
                     continue
                 for s in range(n):
-                    on = z3.And(g, self._on(x, view, None, s))
+                    on = And(g, self._on(x, view, None, s))
                     if x.verb == "kill":
                         early_attacks.append((x.name.key, a.key, s, on))
                         ev(("kill", s, x.name.key), on)
@@ -651,10 +659,10 @@ class Game:
             day = self.sc.day
             gap = self._quorum_gap(day.quorum, S) if day.quorum is not None else self.B(False)
             if day.quorum is not None:
-                pv.undefined.append((z3.And(vote.active, k != 0, gap),
+                pv.undefined.append((And(vote.active, k != 0, gap),
                                      "the vote: there is no quorum for this many players alive"))
             for s in range(n):
-                on = z3.And(vote.active, k == 1, x == s, z3.Not(gap))
+                on = And(vote.active, k == 1, x == s, Not(gap))
                 vote_attacks.append(("vote", "vote", s, on))
                 ev(("voted", s), on)
 
@@ -678,7 +686,7 @@ class Game:
                     raise Unsupported("several players dealt one blocking ability", ability.span)
                 # Only a conversion could give a second player this ability: the encoding
                 # lets one of them use it per phase (the interpreter would resolve two together).
-                self.add(z3.Sum([z3.If(u.used, self.I(1), self.I(0)) for u in actors]) <= 1)
+                self.add(compare_op("<=", count_of([u.used for u in actors], self.ctx), 1))
         results = []
         stage1_intents = []  # (perm index, verb, kind(s), source, seat, cond)
         order = self.int(f"t{t}_{tag}_order") if len(perms) > 1 else self.I(0)
@@ -695,26 +703,26 @@ class Game:
                 for rule in blocking_rules:
                     for combo, env, cond, view in self._bindings(rule, S, evs):
                         key = (rule.name.key, combo)
-                        now = z3.And(cond, z3.Not(fired.get(key, F)))
-                        fired[key] = z3.Or(fired.get(key, F), cond)
+                        now = And(cond, Not(fired.get(key, F)))
+                        fired[key] = Or(fired.get(key, F), cond)
                         for e in _flat(rule.then):
                             for s in range(n):
                                 target = self._on(e, view, None, s)
-                                self._blocking_effect(e, z3.And(now, target), s, blocked, shield, evs)
+                                self._blocking_effect(e, And(now, target), s, blocked, shield, evs)
 
             fire(blocked, shield, evs, fired)
             for step in perm:
                 for u in by_ability[step]:
                     eff = u.used
                     if u.actor is not None and u.ability.actor.kind != "moderator":
-                        eff = z3.And(eff, z3.Not(pick(u.actor, blocked)))
+                        eff = And(eff, Not(pick(u.actor, blocked)))
                     view = View(self, S, evs.copy(), {**self.env_of(u), "__holes": []})
                     for e, guard in self._guarded(u.ability.effects, view):
                         for s in range(n):
-                            on = z3.And(eff, guard, self._on(e, view, u, s))
+                            on = And(eff, guard, self._on(e, view, u, s))
                             if e.verb == "unspecified":
                                 if s == 0:
-                                    pv.undefined.append((z3.And(pv.active, eff, guard,
+                                    pv.undefined.append((And(pv.active, eff, guard,
                                                                 order_is(perm_index)),
                                                          f"{u.ability.display}: {e.value.value}"))
                                 continue
@@ -729,30 +737,30 @@ class Game:
                 fire(blocked, shield, evs, fired)
             results.append((blocked, shield, evs))
         if len(perms) > 1:
-            self.add(z3.And(order >= 0, order < len(perms)))
+            self.add(And(order >= 0, order < len(perms)))
             if tag in ("n", "b"):
                 pv.order = order
                 pv.perms = perms
                 pv.perm_blocked = [r[0] for r in results]
-        blocked = [z3.Or([z3.And(order == i, r[0][s]) for i, r in enumerate(results)]) for s in range(n)]
+        blocked = [Or([And(order == i, r[0][s]) for i, r in enumerate(results)]) for s in range(n)]
         keys = set().union(*[set(r[2].keys()) for r in results])
         for key in sorted(keys, key=repr):
             if len(results) == 1:
                 ev(key, results[0][2].get(key))
             else:
-                ev(key, z3.Or([z3.And(order == i, r[2].get(key, F)) for i, r in enumerate(results)]))
+                ev(key, Or([And(order == i, r[2].get(key, F)) for i, r in enumerate(results)]))
 
         # ---- stage 2: every other step, together, on the state the phase began with
         frozen = events.copy()
         attacks = list(early_attacks) + vote_attacks  # (kind, source, seat, cond)
         defenses = []  # (kinds or None, seat, cond)
         for perm_index, e, u, s, on in stage1_intents:
-            now = z3.And(order == perm_index, on) if len(perms) > 1 else on
+            now = And(order == perm_index, on) if len(perms) > 1 else on
             if e.verb == "kill":
                 attacks.append((e.name.key, u.ability.key, s, now))
                 if u.actor is not None:
                     for q in range(n):
-                        ev(("attacked_by", s, q), z3.And(now, u.actor == q) if not isinstance(u.actor, int)
+                        ev(("attacked_by", s, q), And(now, u.actor == q) if not isinstance(u.actor, int)
                            else (now if u.actor == q else F))
             else:
                 kinds = {nm.key for nm in e.names}
@@ -764,45 +772,45 @@ class Game:
         acting.sort(key=lambda u: (self._is_triggered_by_kill(u.ability), u.ability.key, u.key))
         for u in acting:
             a = u.ability
-            eff = z3.And(u.used, gate.get(u, self.B(True)))
+            eff = And(u.used, gate.get(u, self.B(True)))
             if u.actor is not None and a.actor is not None and a.actor.kind != "moderator":
-                eff = z3.And(eff, z3.Not(pick(u.actor, blocked)))
+                eff = And(eff, Not(pick(u.actor, blocked)))
             if self._is_triggered_by_kill(a) and not any(matches(r, pv.phase, u.moment) for r in a.phases):
                 kinds = {nm.key for tr in a.triggers for nm in tr.by}
-                hit = z3.Or([events.get(("kill", u.key, k), F) for k in (sorted(kinds) or self.ids.kinds)])
+                hit = Or([events.get(("kill", u.key, k), F) for k in (sorted(kinds) or self.ids.kinds)])
                 pend = S["pending"].get((a.key, u.key, pv.phase.kind), F)
-                eff = z3.And(eff, z3.Or(hit, pend))
+                eff = And(eff, Or(hit, pend))
             if a.is_card:
-                eff = z3.And(eff, z3.Or(S["drawn"][u.key], events.get(("drawn", u.key)),
+                eff = And(eff, Or(S["drawn"][u.key], events.get(("drawn", u.key)),
                                         events.get(("voted", u.key))))
             env = self.env_of(u)
             view = View(self, S, frozen, {**env, "__holes": []})
             ev(("used", a.key), eff)
             for s in range(n):
                 if "targets" in env:
-                    ev(("targeted", s, a.key), z3.And(eff, env["targets"].member[s]))
+                    ev(("targeted", s, a.key), And(eff, env["targets"].member[s]))
             for e, guard in self._guarded(a.effects, view):
-                g = z3.And(eff, guard)
+                g = And(eff, guard)
                 if isinstance(e, ast.AfterEffect):
                     index = [x for x in _walk_effects(a.effects) if isinstance(x, ast.AfterEffect)].index(e)
                     schedules.append(((a.key, index, u.key), e.count, g, env.get("target", self.I(NONE))))
                     continue
                 v = e.verb
                 if v == "unspecified":
-                    pv.undefined.append((z3.And(pv.active, g), f"{a.display}: {e.value.value}"))
+                    pv.undefined.append((And(pv.active, g), f"{a.display}: {e.value.value}"))
                     continue
                 if v in ("nothing", "announce", "learn"):
                     continue
                 if v == "win":
                     raise Unsupported("the effect `win`", e.span)
                 for s in range(n):
-                    on = z3.And(g, self._on(e, view, u, s))
+                    on = And(g, self._on(e, view, u, s))
                     if v == "kill":
                         attacks.append((e.name.key, a.key, s, on))
                         ev(("kill", s, e.name.key), on)
                         if u.actor is not None:
                             for q in range(n):
-                                ev(("attacked_by", s, q), z3.And(on, u.actor == q) if not isinstance(u.actor, int)
+                                ev(("attacked_by", s, q), And(on, u.actor == q) if not isinstance(u.actor, int)
                                    else (on if u.actor == q else F))
                     elif v == "save":
                         kinds = {nm.key for nm in e.names}
@@ -859,7 +867,7 @@ class Game:
                                 target = self._on(e, view, None, s_)
                                 if z3.is_false(target):
                                     continue
-                                on = z3.And(cond, target)
+                                on = And(cond, target)
                                 all_strict.append((e.verb, s_, e.name.key if e.verb == "leave" else None,
                                                    rule.name.key, over, on))
                 if left is not None and not _mentions_call(rule, "leaves"):
@@ -870,26 +878,26 @@ class Game:
                 names = {x[3] for x in mine}
 
                 def overridden(x, mine=mine, names=names):
-                    return z3.Or([y[5] for y in mine if x[3] in y[4] and y[3] != x[3] and x[3] in names]
+                    return Or([y[5] for y in mine if x[3] in y[4] and y[3] != x[3] and x[3] in names]
                                  or [F])
-                live = [(x, z3.And(x[5], z3.Not(overridden(x)))) for x in mine]
+                live = [(x, And(x[5], Not(overridden(x)))) for x in mine]
                 leaves = [(x, on) for x, on in live if x[0] == "leave"]
-                blanket = z3.Or([on for x, on in live if x[0] == "stay" and not x[4]] or [F])
-                any_leave = z3.Or([on for _, on in leaves] or [F])
+                blanket = Or([on for x, on in live if x[0] == "stay" and not x[4]] or [F])
+                any_leave = Or([on for _, on in leaves] or [F])
                 scoped_cache: dict = {}
 
                 def scoped(src, live=live, scoped_cache=scoped_cache):
                     if src not in scoped_cache:
-                        scoped_cache[src] = z3.Or([on for x, on in live if x[0] == "stay" and src in x[4]] or [F])
+                        scoped_cache[src] = Or([on for x, on in live if x[0] == "stay" and src in x[4]] or [F])
                     return scoped_cache[src]
                 causes = []
                 for kind, src, seat, cond in attacks:
                     if seat != s:
                         continue
-                    defended = z3.Or([dc for kinds_, ds, dc in defenses if ds == s and (kinds_ is None or kind in kinds_)]
+                    defended = Or([dc for kinds_, ds, dc in defenses if ds == s and (kinds_ is None or kind in kinds_)]
                                      or [F])
-                    causes.append((kind, z3.And(cond, z3.Not(defended), z3.Not(scoped(src)))))
-                contradiction = z3.And(any_leave, blanket, S["alive"][s])
+                    causes.append((kind, And(cond, Not(defended), Not(scoped(src)))))
+                contradiction = And(any_leave, blanket, S["alive"][s])
                 # Every pair of a live `leave` rule and a live blanket `stay` rule clashes
                 # (each rule's bindings joined first, so pairs are of rules, not bindings).
                 leave_by: dict = {}
@@ -899,17 +907,17 @@ class Game:
                 for xs, on_s in live:
                     if xs[0] == "stay" and not xs[4]:
                         stay_by.setdefault(xs[3], []).append(on_s)
-                pairs = [(z3.And(z3.Or(ls), z3.Or(ss), S["alive"][s]), lr, sr)
+                pairs = [(And(Or(ls), Or(ss), S["alive"][s]), lr, sr)
                          for lr, ls in leave_by.items() for sr, ss in stay_by.items()]
                 contras.append((contradiction, pairs))
-                default = z3.And(z3.Not(any_leave), z3.Not(blanket), z3.Or([cc for _, cc in causes] or [F]))
-                decided_all.append(z3.And(S["alive"][s], z3.Or(z3.And(any_leave, z3.Not(blanket)), default)))
+                default = And(Not(any_leave), Not(blanket), Or([cc for _, cc in causes] or [F]))
+                decided_all.append(And(S["alive"][s], Or(And(any_leave, Not(blanket)), default)))
                 # How they leave: the first rule that says so, else the first undefeated cause.
                 kind = self.I(NONE)
                 for kd, cc in reversed(causes):
-                    kind = z3.If(cc, self.I(self.ids.value("kind", kd)), kind)
+                    kind = If(cc, self.I(self.ids.value("kind", kd)), kind)
                 for x, on in reversed(leaves):
-                    kind = z3.If(on, self.I(self.ids.value("kind", x[2])), kind)
+                    kind = If(on, self.I(self.ids.value("kind", x[2])), kind)
                 kinds.append(kind)
             return decided_all, kinds, contras, hits
 
@@ -923,20 +931,20 @@ class Game:
             chain = []
             for _ in range(ROUNDS):
                 nxt = decide(current)
-                stable = z3.And([nxt[0][s_] == current[s_] for s_ in range(n)])
+                stable = And([Eq(nxt[0][s_], current[s_]) for s_ in range(n)])
                 chain.append((stable, current, nxt))
                 current = nxt[0]
             decided_all, kind_of, contras, rule_hits = chain[-1][2]
             settled = [F] * n
             chosen = chain[-1][2]
             for stable, before, result in reversed(chain):
-                settled = [z3.If(stable, before[s_], settled[s_]) for s_ in range(n)]
-            unstable = z3.Not(z3.Or([stable for stable, _, _ in chain]))
-            pv.undefined.append((z3.And(pv.active, unstable), "who leaves: it depends on itself"))
-            decided_all = [z3.If(unstable, chosen[0][s_], settled[s_]) for s_ in range(n)]
+                settled = [If(stable, before[s_], settled[s_]) for s_ in range(n)]
+            unstable = Not(Or([stable for stable, _, _ in chain]))
+            pv.undefined.append((And(pv.active, unstable), "who leaves: it depends on itself"))
+            decided_all = [If(unstable, chosen[0][s_], settled[s_]) for s_ in range(n)]
             kind_of = chosen[1]
         for rule, env, cond, view in rule_hits:
-            pv.rule_hits.append((rule.name.key, z3.And(pv.active, cond)))
+            pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
         leave = []
         contra_choices = []
         for s in range(n):
@@ -945,18 +953,18 @@ class Game:
             contra_choices.append((contradiction, choice))
             for cond, leave_rule, stay_rule in pairs:
                 pv.contradictions.append((cond, s, leave_rule, stay_rule))
-            leave.append(z3.And(S["alive"][s], z3.If(contradiction, choice, decided_all[s])))
+            leave.append(And(S["alive"][s], If(contradiction, choice, decided_all[s])))
         # Contradictions are decided one at a time, as the interpreter branches on them.
-        self.add(z3.Sum([z3.If(z3.And(cnd, ch), self.I(1), self.I(0)) for cnd, ch in contra_choices]) <= 1)
+        self.add(compare_op("<=", count_of([And(cnd, ch) for cnd, ch in contra_choices], self.ctx), 1))
         for cnd, ch in contra_choices:
-            self.add(z3.Implies(z3.Not(cnd), z3.Not(ch)))
+            self.add(Implies(Not(cnd), Not(ch)))
         pv.leaves.append(leave)
 
         # ---- the state after: exits, their triggers, rule side effects, stage 2's changes
         st = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in S.items()}
         st["counters"] = [dict(cs) for cs in S["counters"]]
-        st["alive"] = [z3.And(S["alive"][s], z3.Not(leave[s])) for s in range(n)]
-        st["left_by"] = [z3.If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
+        st["alive"] = [And(S["alive"][s], Not(leave[s])) for s in range(n)]
+        st["left_by"] = [If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
         for s in range(n):
             ev(("left", s), leave[s])
         self._exit_triggers(st, S, leave, kind_of, pv, t, tag, events)
@@ -967,43 +975,43 @@ class Game:
             cond2, view2 = self._applies(rule, env, st, events)
             for e, guard in self._guarded(others, view2):
                 for s in range(n):
-                    self._write(st, e, s, z3.And(cond2, guard, self._on(e, view2, None, s)), view2, rule, None)
+                    self._write(st, e, s, And(cond2, guard, self._on(e, view2, None, s)), view2, rule, None)
         for e, s, on, view, a, u in writes:
             self._write(st, e, s, on, view, a, u)
         if schedules:
             st["delay"] = dict(st["delay"])
             st["delay_target"] = dict(st["delay_target"])
             for slot, count, cond, target in schedules:
-                st["delay"][slot] = z3.If(cond, self.I(count), st["delay"][slot])
-                st["delay_target"][slot] = z3.If(cond, target, st["delay_target"][slot])
+                st["delay"][slot] = If(cond, self.I(count), st["delay"][slot])
+                st["delay_target"][slot] = If(cond, target, st["delay_target"][slot])
         # Rules that change the state without deciding exits act once, after the deaths.
         schedules_late = []
         for rule in self._rules_now(pv.phase, tag):
             if _has_exit(rule.then) or _is_blocking_effects(rule.then):
                 continue
             for combo, env, cond, view in self._bindings(rule, st, events):
-                pv.rule_hits.append((rule.name.key, z3.And(pv.active, cond)))
+                pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
                 writes_now = []
                 for e, guard in self._guarded(rule.then, view):
                     if isinstance(e, ast.AfterEffect):
                         index = [x for x in _walk_effects(rule.then) if isinstance(x, ast.AfterEffect)].index(e)
-                        schedules_late.append(((rule.name.key, index, combo), e.count, z3.And(cond, guard)))
+                        schedules_late.append(((rule.name.key, index, combo), e.count, And(cond, guard)))
                         continue
                     if e.verb in ("nothing", "announce", "learn"):
                         continue
                     if e.verb == "unspecified":
-                        pv.undefined.append((z3.And(pv.active, cond, guard), f"rule {rule.name.text}: {e.value.value}"))
+                        pv.undefined.append((And(pv.active, cond, guard), f"rule {rule.name.text}: {e.value.value}"))
                         continue
                     if e.verb not in STATE_WRITES and e.verb != "draw":
                         raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
                     for s_ in range(n):
-                        writes_now.append((e, s_, z3.And(cond, guard, self._on(e, view, None, s_)), view))
+                        writes_now.append((e, s_, And(cond, guard, self._on(e, view, None, s_)), view))
                 for e, s_, on, view_ in writes_now:
                     self._write(st, e, s_, on, view_, rule, None)
         if schedules_late:
             st["delay"] = dict(st["delay"])
             for slot, count, cond in schedules_late:
-                st["delay"][slot] = z3.If(cond, self.I(count), st["delay"][slot])
+                st["delay"][slot] = If(cond, self.I(count), st["delay"][slot])
         return st
 
     def _bindings(self, rule, state, events, no_leaves: bool = False):
@@ -1020,19 +1028,19 @@ class Game:
         view = View(self, state, events, {**env, "__holes": [], "__no_leaves": no_leaves})
         cond = self.compiler.value(rule.cond, view)
         for unless in rule.unless:
-            cond = z3.And(cond, z3.Not(self.compiler.value(unless, view)))
+            cond = And(cond, Not(self.compiler.value(unless, view)))
         return cond, view
 
     def _quorum_gap(self, quorum, S):
         """When no row of the quorum table covers the number alive."""
         if not isinstance(quorum, ast.ByTable):
             return self.B(False)
-        alive = z3.Sum([z3.If(a, self.I(1), self.I(0)) for a in S["alive"]])
+        alive = z3.Sum([If(a, self.I(1), self.I(0)) for a in S["alive"]])
         subject = self.compiler.value(quorum.subject, View(self, S, Events(self.ctx), {"__holes": []}))
         if any(case.low is None for case in quorum.cases):
             return self.B(False)
         del alive
-        return z3.Not(z3.Or([z3.And(subject >= case.low, subject <= case.high) for case in quorum.cases]))
+        return Not(Or([And(subject >= case.low, subject <= case.high) for case in quorum.cases]))
 
     def _leave_triggered(self, a: Ability) -> bool:
         return any(t.event.key == "leave" and t.timing == "immediately" for t in a.triggers)
@@ -1046,9 +1054,9 @@ class Game:
             if t.event.key != "leave" or t.timing != "immediately":
                 continue
             kinds = [self.ids.value("kind", nm.key) for nm in t.by]
-            options.append(z3.And(leave[u.key], z3.Or([st["left_by"][u.key] == k for k in kinds])
+            options.append(And(leave[u.key], Or([Eq(st["left_by"][u.key], k) for k in kinds])
                                   if kinds else self.B(True)))
-        return z3.Or(options) if options else self.B(False)
+        return Or(options) if options else self.B(False)
 
     def _is_triggered_by_kill(self, a: Ability) -> bool:
         return any(t.timing == "immediately" and t.event.key == "kill" for t in a.triggers)
@@ -1065,11 +1073,11 @@ class Game:
                     continue  # acts in a second resolution: see _pass
                 kinds = [self.ids.value("kind", nm.key) for nm in trig.by]
                 for s in range(self.n):
-                    fires = z3.And(leave[s], z3.Or([S["role"][s] == r for r in roles]),
-                                   z3.Or([kind_of[s] == k for k in kinds]) if kinds else self.B(True))
+                    fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
+                                   Or([Eq(kind_of[s], k) for k in kinds]) if kinds else self.B(True))
                     key = (a.key, s, trig.timing_phase.key)
                     st["pending"] = dict(st["pending"])
-                    st["pending"][key] = z3.Or(st["pending"][key], fires)
+                    st["pending"][key] = Or(st["pending"][key], fires)
 
     def _declared_edges(self, steps) -> set:
         from ..interpreter.resolution import Resolver
@@ -1086,8 +1094,8 @@ class Game:
         for e in effects:
             if isinstance(e, ast.IfEffect):
                 cond = self.compiler.value(e.cond, view)
-                yield from self._guarded(e.then, view, z3.And(guard, cond))
-                yield from self._guarded(e.otherwise, view, z3.And(guard, z3.Not(cond)))
+                yield from self._guarded(e.then, view, And(guard, cond))
+                yield from self._guarded(e.otherwise, view, And(guard, Not(cond)))
             else:
                 yield e, guard
 
@@ -1098,22 +1106,22 @@ class Game:
             if targets is not None:
                 return targets.member[s]
             target = view.env.get("target")
-            return target == s if target is not None else self.B(False)
+            return Eq(target, s) if target is not None else self.B(False)
         value = self.compiler.value(e.on, view)
         return self.compiler.seats_of(value).member[s]
 
     def _blocking_effect(self, e, cond, s, blocked, shield, evs) -> None:
         if e.verb == "block":
             evs.add(("block", s), cond)
-            hit = z3.And(cond, z3.Not(shield[s]))
-            blocked[s] = z3.Or(blocked[s], hit)
+            hit = And(cond, Not(shield[s]))
+            blocked[s] = Or(blocked[s], hit)
             evs.add(("blocked", s), hit)
         elif e.verb == "unblock":
-            blocked[s] = z3.And(blocked[s], z3.Not(cond))
+            blocked[s] = And(blocked[s], Not(cond))
         elif e.verb == "protect":
             for nm in e.names:
                 if nm.key == "block":
-                    shield[s] = z3.Or(shield[s], cond)
+                    shield[s] = Or(shield[s], cond)
                 evs.add(("protect", s, nm.key), cond)
 
     def _write(self, st, e: ast.Effect, s: int, cond, view, source, u) -> None:
@@ -1121,23 +1129,23 @@ class Game:
         ids = self.ids
         if v == "convert":
             role = self.sc.role_by_key[e.name.key]
-            st["role"][s] = z3.If(cond, self.I(ids.roles.index(role.key)), st["role"][s])
+            st["role"][s] = If(cond, self.I(ids.roles.index(role.key)), st["role"][s])
             if role.side is not None:
-                st["side"][s] = z3.If(cond, self.I(ids.sides.index(role.side)), st["side"][s])
+                st["side"][s] = If(cond, self.I(ids.sides.index(role.side)), st["side"][s])
         elif v == "reveal":
-            st["revealed"][s] = z3.Or(st["revealed"][s], cond)
+            st["revealed"][s] = Or(st["revealed"][s], cond)
         elif v == "link":
             if u is None or u.actor is None:
                 raise Unsupported("`link` without an acting player", e.span)
             actor = u.actor
             for q in range(self.n):
                 here = cond if isinstance(actor, int) and actor == q else \
-                    (z3.And(cond, actor == q) if not isinstance(actor, int) else self.B(False))
-                st["links"][q] = z3.If(here, self.I(s), st["links"][q])
+                    (And(cond, actor == q) if not isinstance(actor, int) else self.B(False))
+                st["links"][q] = If(here, self.I(s), st["links"][q])
         elif v == "revive":
-            was_dead = z3.Not(st["alive"][s])
-            st["alive"][s] = z3.Or(st["alive"][s], cond)
-            st["left_by"][s] = z3.If(z3.And(cond, was_dead), self.I(NONE), st["left_by"][s])
+            was_dead = Not(st["alive"][s])
+            st["alive"][s] = Or(st["alive"][s], cond)
+            st["left_by"][s] = If(And(cond, was_dead), self.I(NONE), st["left_by"][s])
         elif v == "give":
             if e.names:
                 variant = self.I(ids.value("variant", e.names[0].key))
@@ -1149,38 +1157,38 @@ class Game:
                 variant = u.values[choice.binds.key]
             key = (e.name.key, s)
             st["items"] = dict(st["items"])
-            st["items"][key] = z3.If(cond, variant, st["items"][key])
+            st["items"][key] = If(cond, variant, st["items"][key])
         elif v == "lose":
             key = (e.name.key, s)
             st["items"] = dict(st["items"])
-            st["items"][key] = z3.If(cond, self.I(NONE), st["items"][key])
+            st["items"][key] = If(cond, self.I(NONE), st["items"][key])
         elif v in ("mark", "unmark"):
             decl = next(m for m in self.sc.memories if m.name.key == e.name.key)
             if decl.type == "players":
                 st["mset"] = dict(st["mset"])
                 seats = list(st["mset"][decl.name.key])
-                seats[s] = z3.Or(seats[s], cond) if v == "mark" else z3.And(seats[s], z3.Not(cond))
+                seats[s] = Or(seats[s], cond) if v == "mark" else And(seats[s], Not(cond))
                 st["mset"][decl.name.key] = seats
             else:
                 st["mone"] = dict(st["mone"])
                 current = st["mone"][decl.name.key]
-                st["mone"][decl.name.key] = z3.If(cond, self.I(s if v == "mark" else NONE), current)
+                st["mone"][decl.name.key] = If(cond, self.I(s if v == "mark" else NONE), current)
         elif v == "draw":
-            st["drawn"][s] = z3.Or(st["drawn"][s], cond)
+            st["drawn"][s] = Or(st["drawn"][s], cond)
         elif v == "consume":
             ctr = st["counters"][s].get(e.name.key)
             if ctr is None:
                 return
-            st["counters"][s][e.name.key] = z3.If(z3.And(cond, ctr > 0), ctr - 1, ctr)
+            st["counters"][s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
         elif v == "set":
             value = self.compiler.value(e.value, view)
             if e.name.key in st["counters"][s]:
-                st["counters"][s][e.name.key] = z3.If(cond, value, st["counters"][s][e.name.key])
+                st["counters"][s][e.name.key] = If(cond, value, st["counters"][s][e.name.key])
             elif e.name.key in st["mint"]:
                 st["mint"] = dict(st["mint"])
-                st["mint"][e.name.key] = z3.If(cond, value, st["mint"][e.name.key])
+                st["mint"][e.name.key] = If(cond, value, st["mint"][e.name.key])
             elif e.name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
-                st["side"][s] = z3.If(cond, value, st["side"][s])
+                st["side"][s] = If(cond, value, st["side"][s])
             else:
                 raise Unsupported("`set` on this memory", e.span)
 
@@ -1197,84 +1205,118 @@ class Game:
             mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]
             if not mine:
                 continue
-            used = z3.Or([u.used for u in mine])
-            st["uses"][key] = z3.If(used, cur["uses"][key] + 1, cur["uses"][key])
-            self_hit = z3.Or([z3.And(u.used, self.env_of(u)["targets"].contains(u.actor))
+            used = Or([u.used for u in mine])
+            st["uses"][key] = If(used, cur["uses"][key] + 1, cur["uses"][key])
+            self_hit = Or([And(u.used, self.env_of(u)["targets"].contains(u.actor))
                               for u in mine if u.targets and u.actor is not None] or [self.B(False)])
-            st["self_uses"][key] = z3.If(self_hit, cur["self_uses"][key] + 1, cur["self_uses"][key])
+            st["self_uses"][key] = If(self_hit, cur["self_uses"][key] + 1, cur["self_uses"][key])
             lk = (a_key, actor_key, phase.kind)
             if lk in st["last"]:
                 u = mine[0]
                 targets = self.env_of(u).get("targets")
-                st["last"][lk] = [z3.And(u.used, targets.member[s]) if targets is not None else self.B(False)
+                st["last"][lk] = [And(u.used, targets.member[s]) if targets is not None else self.B(False)
                                   for s in range(self.n)]
         cards = [u for u in pv.uses if u.ability.is_card]
         if cards:
             st["drawn"] = list(cur["drawn"])
             for u in cards:
-                st["drawn"][u.key] = z3.And(st["drawn"][u.key], z3.Not(u.used))
+                st["drawn"][u.key] = And(st["drawn"][u.key], Not(u.used))
         for key in list(st["pending"]):
             if key[2] == phase.kind:
                 # Triggers recorded in this phase for a later phase of the same kind stay.
-                fired_now = z3.And(cur["pending"][key], z3.Not(S["pending"][key]))
+                fired_now = And(cur["pending"][key], Not(S["pending"][key]))
                 st["pending"][key] = fired_now
         return st
 
     def _wins(self, st, phase: Phase, pv: PhaseVars):
         points = self.sc.phases.wins_checked
-        exits = z3.Or([z for leaves in pv.leaves for z in leaves] or [self.B(False)])
+        exits = Or([z for leaves in pv.leaves for z in leaves] or [self.B(False)])
         due = self.B(not points or ("day" in points and phase.is_day) or ("night" in points and phase.is_night))
         if "exit" in points:
-            due = z3.Or(due, exits)
+            due = Or(due, exits)
         if "vote" in points and phase.is_day and pv.vote_kind is not None:
-            due = z3.Or(due, z3.Or([z3.And(pv.leaves[1][s], pv.vote_target == s) for s in range(self.n)])
+            due = Or(due, Or([And(pv.leaves[1][s], pv.vote_target == s) for s in range(self.n)])
                         if len(pv.leaves) > 1 else self.B(False))
         view = View(self, st, Events(self.ctx), {"__holes": []})
         holds = {}
         for win in self.sc.wins:
             cond = self.compiler.value(win.cond, view)
-            holds[win.side.key] = z3.Or(holds.get(win.side.key, self.B(False)), cond)
+            holds[win.side.key] = Or(holds.get(win.side.key, self.B(False)), cond)
         sides = list(holds)
         winner = self.I(NONE)
         overlap = self.B(False)
         if not sides:
-            return z3.If(pv.active, self.I(NONE), st["winner"]), overlap
+            return If(pv.active, self.I(NONE), st["winner"]), overlap
         # One side: it wins. Several: a priority that covers them all decides, else overlap.
         pair_overlaps = []
         for i, a in enumerate(sides):
             for b in sides[i + 1:]:
                 if not any({a, b} <= {nm.key for nm in p.order} for p in self.sc.priorities):
-                    pair_overlaps.append(z3.And(holds[a], holds[b]))
-        overlap = z3.And(due, z3.Or(pair_overlaps or [self.B(False)]))
+                    pair_overlaps.append(And(holds[a], holds[b]))
+        overlap = And(due, Or(pair_overlaps or [self.B(False)]))
         ranked = sides
         for prio in self.sc.priorities:
             order = [nm.key for nm in prio.order]
             ranked = sorted(sides, key=lambda x: order.index(x) if x in order else len(order))
             break
         for side in reversed(ranked):
-            alone = z3.And(holds[side], *[z3.Not(holds[o]) for o in sides if o != side]) \
+            alone = And(holds[side], *[Not(holds[o]) for o in sides if o != side]) \
                 if not self.sc.priorities else holds[side]
-            winner = z3.If(alone, self.I(self.ids.sides.index(side)), winner)
-        winner = z3.If(z3.And(due, z3.Not(overlap)), winner, self.I(NONE))
+            winner = If(alone, self.I(self.ids.sides.index(side)), winner)
+        winner = If(And(due, Not(overlap)), winner, self.I(NONE))
         return winner, overlap
 
     def _equate(self, S2, cur, S, active) -> None:
-        def eq(a, b, old):
-            self.add(a == z3.If(active, b, old))
+        """The next state: a fresh variable equal to the phase's result where it changes; the
+        old term itself where it cannot change (and the constant where it is one), so known
+        values stay folded from phase to phase."""
+        def eq(table, key, b, old):
+            value = If(active, b, old)
+            if value.eq(old) or truth(value) is not None or number(value) is not None:
+                table[key] = value
+            else:
+                self.add(table[key] == value)
         for name in ("alive", "role", "side", "left_by", "revealed", "links", "drawn"):
             for s in range(self.n):
-                eq(S2[name][s], cur[name][s], S[name][s])
+                eq(S2[name], s, cur[name][s], S[name][s])
         for s in range(self.n):
             for c in self.counter_names:
-                eq(S2["counters"][s][c], cur["counters"][s][c], S["counters"][s][c])
+                eq(S2["counters"][s], c, cur["counters"][s][c], S["counters"][s][c])
         for table in ("items", "mone", "mint", "uses", "self_uses", "pending", "delay", "delay_target"):
             for key in S2[table]:
-                eq(S2[table][key], cur[table][key], S[table][key])
+                eq(S2[table], key, cur[table][key], S[table][key])
         for table in ("mset", "last"):
             for key in S2[table]:
                 for s in range(self.n):
-                    eq(S2[table][key][s], cur[table][key][s], S[table][key][s])
-        self.add(S2["winner"] == z3.If(active, cur["winner"], S["winner"]))
+                    eq(S2[table][key], s, cur[table][key][s], S[table][key][s])
+        eq(S2, "winner", cur["winner"], S["winner"])
+
+    def _pinned(self, st: dict, pins: list) -> dict:
+        """st with every variable that a pin (`var == constant`, `not var`) fixes replaced by
+        the constant; pins of any other shape stay constraints."""
+        fixed = {}
+        for c in pins:
+            var = value = None
+            if z3.is_eq(c) and z3.is_const(c.arg(0)) and c.arg(0).decl().kind() == z3.Z3_OP_UNINTERPRETED:
+                var, value = c.arg(0), c.arg(1)
+                if truth(value) is None and number(value) is None:
+                    var = None
+            elif z3.is_not(c) and z3.is_const(c.arg(0)) and c.arg(0).decl().kind() == z3.Z3_OP_UNINTERPRETED:
+                var, value = c.arg(0), self.B(False)
+            if var is None or var.get_id() in fixed:
+                self.add(c)
+                continue
+            fixed[var.get_id()] = value
+
+        def walk(x):
+            if isinstance(x, dict):
+                return {k: walk(v) for k, v in x.items()}
+            if isinstance(x, list):
+                return [walk(v) for v in x]
+            if isinstance(x, z3.ExprRef):
+                return fixed.get(x.get_id(), x)
+            return x
+        return walk(st)
 
     # -------------------------------------------------------------- a free start
 
@@ -1297,11 +1339,11 @@ class Game:
                 else:
                     ceiling[c.key] = None
         for s in range(n):
-            self.add(z3.Or([st["role"][s] == ids.roles.index(r) for r in sorted(roles_of[s])]))
-            self.add(z3.And(st["side"][s] >= NONE, st["side"][s] < len(ids.sides)))
-            self.add(z3.If(st["alive"][s], st["left_by"][s] == NONE,
-                           z3.And(st["left_by"][s] >= NONE, st["left_by"][s] < len(ids.kinds))))
-            self.add(z3.And(st["links"][s] >= NONE, st["links"][s] < n))
+            self.add(Or([st["role"][s] == ids.roles.index(r) for r in sorted(roles_of[s])]))
+            self.add(And(st["side"][s] >= NONE, st["side"][s] < len(ids.sides)))
+            self.add(If(st["alive"][s], st["left_by"][s] == NONE,
+                           And(st["left_by"][s] >= NONE, st["left_by"][s] < len(ids.kinds))))
+            self.add(And(st["links"][s] >= NONE, st["links"][s] < n))
             for c in self.counter_names:
                 if c in sets:
                     continue
@@ -1309,12 +1351,12 @@ class Game:
                 if ceiling.get(c) is not None:
                     self.add(st["counters"][s][c] <= ceiling[c])
         for (item, s), var in st["items"].items():
-            self.add(z3.Or([var == NONE] + [var == ids.value("variant", v) for v in ids.variants[item]]))
+            self.add(Or([var == NONE] + [var == ids.value("variant", v) for v in ids.variants[item]]))
         for var in st["mone"].values():
-            self.add(z3.And(var >= NONE, var < n))
+            self.add(And(var >= NONE, var < n))
         for (a_key, k), var in st["uses"].items():
             self.add(var >= 0)
-            self.add(z3.And(st["self_uses"][(a_key, k)] >= 0, st["self_uses"][(a_key, k)] <= var))
+            self.add(And(st["self_uses"][(a_key, k)] >= 0, st["self_uses"][(a_key, k)] <= var))
             a = self.sc.ability_by_key[a_key]
             caps = [lim.count for lim in a.limits if lim.kind == "count" and not lim.on_self
                     and lim.per.key == "game"]
@@ -1322,10 +1364,10 @@ class Game:
                 self.add(var <= min(caps))
         for (owner, index, key), var in st["delay"].items():
             e = next(e for a, i, k, e in self._delay_slots() if (_owner_key(a), i, k) == (owner, index, key))
-            self.add(z3.And(var >= 0, var <= e.count))
-            self.add(z3.And(st["delay_target"][(owner, index, key)] >= NONE,
+            self.add(And(var >= 0, var <= e.count))
+            self.add(And(st["delay_target"][(owner, index, key)] >= NONE,
                             st["delay_target"][(owner, index, key)] < n))
-        self.add(z3.And(st["winner"] >= NONE, st["winner"] < len(ids.sides)))
+        self.add(And(st["winner"] >= NONE, st["winner"] < len(ids.sides)))
 
     # -------------------------------------------------------------- symmetry
 
@@ -1339,7 +1381,7 @@ class Game:
             for i, j in zip(seats, seats[1:]):
                 for st in self.states:
                     # If the later seat has left, so has the earlier one.
-                    self.add(z3.Implies(z3.Not(st["alive"][j]), z3.Not(st["alive"][i])))
+                    self.add(Implies(Not(st["alive"][j]), Not(st["alive"][i])))
 
 
 def max_targets(a: Ability) -> int:
