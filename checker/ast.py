@@ -187,6 +187,7 @@ class Clause:
     number: int | None = None
     cites: Cites = ()
     span: Span = spanned()
+    schedules: tuple["CheckSchedule", ...] = ()  # `wins checked after … or after …`
 
 
 @dataclass(frozen=True)
@@ -248,6 +249,7 @@ class AbilityClause:
     text: str | None = None
     cites: Cites = ()
     span: Span = spanned()
+    mode: str | None = None  # `blocked uses count|do not count|unspecified "why"`: count, free, open
 
 
 @dataclass(frozen=True)
@@ -346,12 +348,27 @@ class DayDecl:
 
 
 @dataclass(frozen=True)
+class CheckSchedule:
+    """`after day, night cites …`: the check points of one reading of when wins are checked."""
+
+    points: tuple[Name, ...]
+    cites: Cites = ()
+    span: Span = spanned()
+
+
+@dataclass(frozen=True)
 class WinDecl:
+    """`win SIDE when COND [checked after … or after …]`, or a win the rulebook does not
+    write: `win SIDE unspecified "why" [when COND]` (`unspecified` holds the why; `cond`,
+    when given, is where the unwritten win is in question)."""
+
     side: Name
     label: str | None
-    cond: Expr
+    cond: Expr | None
     cites: Cites
     span: Span = spanned()
+    schedules: tuple[CheckSchedule, ...] = ()  # its own readings; () follows the phases'
+    unspecified: str | None = None
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,15 @@ class _Builder(Transformer):
         return self._clause(meta, children, "cycle")
 
     def wins_checked_field(self, meta, children):
-        return self._clause(meta, children, "wins_checked")
+        schedules = tuple(self._pick(children, ast.CheckSchedule))
+        return self._clause(meta, children, "wins_checked", names=schedules[0].points,
+                            cites=tuple(r for s in schedules for r in s.cites), schedules=schedules)
+
+    def check_schedule(self, meta, children):
+        return ast.CheckSchedule(self._names(children), self._cites(children), self._span(meta))
+
+    def win_checked(self, meta, children):
+        return _Tagged("checked", tuple(children))
 
     # -------------------------------------------------------------- abilities
 
@@ -404,6 +412,19 @@ class _Builder(Transformer):
 
     def effect_field(self, meta, children):
         return self._aclause(meta, children, "effect", effects=children[0])
+
+    def blocked_field(self, meta, children):
+        mode = children[0]
+        return self._aclause(meta, children, "blocked", mode=mode.tag, text=mode.value)
+
+    def blocked_count(self, meta, children):
+        return _Tagged("count", None)
+
+    def blocked_free(self, meta, children):
+        return _Tagged("free", None)
+
+    def blocked_open(self, meta, children):
+        return _Tagged("open", children[0].text)
 
     def optional_field(self, meta, children):
         return self._aclause(meta, children, "optional")
@@ -590,9 +611,17 @@ class _Builder(Transformer):
         return children[0]
 
     def win_decl(self, meta, children):
+        checked = self._one(children, _Tagged)
         return ast.WinDecl(children[0], self._label(children),
                            next(c for c in children[1:] if _is_expr(c)), self._cites(children),
-                           self._span(meta))
+                           self._span(meta), checked.value if checked else ())
+
+    def win_open_decl(self, meta, children):
+        strings = self._pick(children, _Label)
+        label = strings[0].text if len(strings) > 1 else None
+        cond = next((c for c in children[1:] if _is_expr(c)), None)
+        return ast.WinDecl(children[0], label, cond, self._cites(children), self._span(meta),
+                           unspecified=strings[-1].text)
 
     def priority_decl(self, meta, children):
         return ast.PriorityDecl(tuple(self._pick(children, ast.Name)), self._cites(children),

@@ -47,6 +47,11 @@ class State:
     revealed: frozenset = frozenset()  # seats whose role or side has been revealed
     phase_index: int = -1  # index of the last phase played (-1: before the game)
     drawn: frozenset = frozenset()  # seats holding a last-move card they have not played
+    # win index -> the readings of its check schedule still consistent with the game so far
+    # (absent: all of them); see `wins checked after … or after …`.
+    readings: dict = field(default_factory=dict)
+    # (ability, seat) -> blocked uses not known to count against the limits (`blocked uses unspecified`)
+    uses_open: dict = field(default_factory=dict)
 
     def clone(self) -> "State":
         return State(
@@ -56,7 +61,8 @@ class State:
             events=self.events, items=dict(self.items), uses=dict(self.uses),
             self_uses=dict(self.self_uses), last_targets=dict(self.last_targets),
             pending=self.pending, delayed=self.delayed, links=dict(self.links),
-            revealed=self.revealed, phase_index=self.phase_index, drawn=self.drawn)
+            revealed=self.revealed, phase_index=self.phase_index, drawn=self.drawn,
+            readings=dict(self.readings), uses_open=dict(self.uses_open))
 
     def key(self) -> tuple:
         """A hashable summary, to tell apart outcomes that differ in anything that matters."""
@@ -65,7 +71,9 @@ class State:
                 tuple(sorted((k, _freeze(v)) for k, v in self.memories.items())),
                 tuple(sorted(self.items.items())), tuple(sorted(self.uses.items())),
                 tuple(sorted(self.self_uses.items())), self.pending,
-                tuple(sorted(self.links.items())), tuple(sorted(self.revealed)), tuple(sorted(self.drawn)))
+                tuple(sorted(self.links.items())), tuple(sorted(self.revealed)), tuple(sorted(self.drawn)),
+                tuple(sorted((k, tuple(sorted(v))) for k, v in self.readings.items())),
+                tuple(sorted(self.uses_open.items())))
 
 
 def _freeze(value):

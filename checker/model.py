@@ -18,7 +18,7 @@ NIGHT_PHASES = ("intro_night", "night")
 DAY_PHASES = ("intro_day", "blind_day", "day")
 PERIODS = ("game", "night", "day", "round")
 TIE_RULES = ("no_exit", "revote", "random", "all_leave", "undecided")
-WIN_CHECK_POINTS = ("day", "night", "exit", "vote")
+WIN_CHECK_POINTS = ("day", "night", "exit", "vote", "deaths")
 BUILTIN_KINDS = ("vote", "kick")
 
 
@@ -124,6 +124,11 @@ class Phases:
     wins_checked: tuple[str, ...]
     cites: ast.Cites
     span: Span = spanned()
+    # Every reading of when wins are checked (`wins checked after … or after …`): each a
+    # tuple of check points. One reading is the usual case; several disagree only where a win
+    # is met at the check points of one and not of another.
+    readings: tuple[tuple[str, ...], ...] = ()
+    reading_cites: tuple[str, ...] = ()  # the rule ids the `wins checked` line cites
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,10 @@ class Ability:
     span: Span = spanned()
     name_span: Span = spanned()
     clauses: tuple[ast.AbilityClause, ...] = field(default=(), compare=False, repr=False)
+    # Whether a use a block takes away counts against the limits: count, free, or open (the
+    # rulebook does not say; `blocked_why` says so) — see `blocked uses …`.
+    blocked_uses: str = "count"
+    blocked_why: str | None = None
 
     @property
     def display(self) -> str:
@@ -220,6 +229,17 @@ class Scenario:
     cites: tuple[ast.RuleRef, ...] = ()  # every rule id cited anywhere, in order
     span: Span = field(default=None, compare=False, hash=False, repr=False)
     acknowledgements: tuple[Acknowledgement, ...] = ()
+    # Wins the rulebook does not write (`win SIDE unspecified "why" [when COND]`): reported as
+    # undefined at a check point where COND holds, never read as "cannot win".
+    open_wins: tuple[ast.WinDecl, ...] = ()
+
+    def win_readings(self, win: ast.WinDecl) -> tuple[tuple[str, ...], ...]:
+        """The readings of when this win is checked: its own, else the phases'."""
+        if win.schedules:
+            return tuple(tuple(n.key for n in s.points) for s in win.schedules)
+        if self.phases is not None and self.phases.readings:
+            return self.phases.readings
+        return ((self.phases.wins_checked if self.phases else ()),)
 
     @property
     def display(self) -> str:

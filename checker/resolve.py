@@ -190,7 +190,15 @@ class Resolver:
         day = self._day(days[0]) if days else None
         for d in get(ast.WinDecl):
             self.lookup(d.side, ("side",), "side")
-            self.expect(d.cond, Scope(), BOOL)
+            if d.cond is not None:
+                self.expect(d.cond, Scope(), BOOL)
+            self._check_readings(d.schedules)
+        for side in {d.side.key for d in get(ast.WinDecl) if d.unspecified is not None}:
+            both = [d for d in get(ast.WinDecl) if d.side.key == side]
+            if len(both) > 1:
+                self.error(f"side '{both[0].side.text}' has a written win and an unspecified one: "
+                           "a win the rulebook does not write has no other condition",
+                           next(d for d in both if d.unspecified is not None).span)
         for d in get(ast.PriorityDecl):
             for n in d.order:
                 self.lookup(n, ("side",), "side")
@@ -218,7 +226,9 @@ class Resolver:
             language=fields["language"].names[0].text if "language" in fields else None,
             sides=sides, roles=roles, teams=teams, compositions=compositions, phases=phases,
             abilities=abilities, rules=tuple(get(ast.RuleDecl)), day=day,
-            wins=tuple(get(ast.WinDecl)), priorities=tuple(get(ast.PriorityDecl)),
+            wins=tuple(d for d in get(ast.WinDecl) if d.unspecified is None),
+            open_wins=tuple(d for d in get(ast.WinDecl) if d.unspecified is not None),
+            priorities=tuple(get(ast.PriorityDecl)),
             settings=tuple(get(ast.SettingDecl)), assumptions=tuple(get(ast.AssumeDecl)),
             items=tuple(get(ast.ItemDecl)), kinds=tuple(get(ast.KindDecl)),
             memories=tuple(get(ast.MemoryDecl)), wakes=tuple(get(ast.WakeDecl)),
@@ -467,25 +477,44 @@ class Resolver:
             self.error("a spec has one `phases` declaration; this is a second one", extra.span)
         d = decls[0]
         starts, cycle, checked = [], (), ()
+        readings: tuple = ()
         for c in d.clauses:
+            if c.keyword == "wins_checked":
+                if readings:
+                    self.error("`wins checked` is given twice; a rulebook's several readings go "
+                               "on one line, joined by `or`", c.span,
+                               "wins checked after day, night or after vote")
+                self._check_readings(c.schedules)
+                readings = tuple(tuple(n.key for n in s.points) for s in c.schedules)
+                checked = readings[0]
+                continue
             for n in c.names:
-                if c.keyword == "wins_checked":
-                    if n.key not in WIN_CHECK_POINTS:
-                        self.error(f"unknown check point '{n.text}'", n.span,
-                                   "wins can be checked after: " + ", ".join(WIN_CHECK_POINTS))
-                else:
-                    self._phase_name(n)
+                self._phase_name(n)
             if c.keyword == "start":
                 if c.value is not None:
                     self.expect(c.value, Scope(), BOOL)
                 starts.append(StartOption(tuple(n.key for n in c.names), c.value, c.span))
             elif c.keyword == "cycle":
                 cycle = tuple(n.key for n in c.names)
-            elif c.keyword == "wins_checked":
-                checked = tuple(n.key for n in c.names)
         if not cycle:
             self.error("`phases` needs a `cycle`, such as `cycle day, night`", d.span)
-        return Phases(tuple(starts), cycle, checked, d.cites, d.span)
+        reading_cites = tuple(dict.fromkeys(r.id for c in d.clauses if c.keyword == "wins_checked"
+                                            for r in c.cites))
+        return Phases(tuple(starts), cycle, checked, d.cites, d.span, readings, reading_cites)
+
+    def _check_readings(self, schedules) -> None:
+        """Check points must be known; readings joined by `or` must differ."""
+        seen: dict = {}
+        for s in schedules:
+            for n in s.points:
+                if n.key not in WIN_CHECK_POINTS:
+                    self.error(f"unknown check point '{n.text}'", n.span,
+                               "wins can be checked after: " + ", ".join(WIN_CHECK_POINTS))
+            key = frozenset(n.key for n in s.points)
+            if key in seen:
+                self.error("this reading of when wins are checked repeats an earlier one",
+                           s.span)
+            seen[key] = s
 
     def _setting(self, d: ast.SettingDecl) -> None:
         if d.type == "int":
@@ -586,12 +615,22 @@ class Resolver:
         optional = any(c.keyword == "optional" for c in d.clauses)
         if optional and any(c.keyword == "mandatory" for c in d.clauses):
             self.error(f"{what} '{d.name.text}' is both optional and mandatory", d.name.span)
+        blocked = [c for c in d.clauses if c.keyword == "blocked"]
+        for extra in blocked[1:]:
+            self.error(f"{what} '{d.name.text}' says twice whether blocked uses count", extra.span)
+        if blocked and not any(l.kind == "count" and (l.on_self or l.per.key == "game") for l in limits):
+            self.error(f"{what} '{d.name.text}' has no limit per game or on self for a blocked use "
+                       "to count against", blocked[0].span, "add `limit N per game`, or drop this line")
+        if blocked and actor is not None and actor.kind == "moderator":
+            self.error("the moderator's abilities are never blocked", blocked[0].span)
         clause_cites = tuple(r for c in d.clauses for r in c.cites)
         up_to = bool(target_clauses) and target_clauses[0].keyword == "targets_up_to"
         return Ability(d.name.key, d.name.text, d.label, d.is_card, actor, for_team, phases,
                        triggers, target_count, target_filter, up_to, tuple(choices), tuple(limits),
                        tuple(conditions), effects, optional, clause_cites, d.cites, d.span,
-                       d.name.span, d.clauses)
+                       d.name.span, d.clauses,
+                       blocked_uses=blocked[0].mode if blocked else "count",
+                       blocked_why=blocked[0].text if blocked else None)
 
     def _actor(self, actor: ast.Actor, is_card: bool) -> None:
         if actor.kind == "role":

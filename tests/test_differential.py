@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from mafiacheck.encode.differential import compare, random_uses, random_walk
 from mafiacheck.interpreter.bind import Binder
+from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import load
 from mafiacheck.queries import load_queries
 
@@ -19,6 +20,7 @@ CASES = {
     "gangster": (ROOT / "specs" / "gangster.mafia", 10),
     "commando": (ROOT / "specs" / "commando.mafia", 10),
     "lab": (ROOT / "tests" / "fixtures" / "lab.mafia", 8),
+    "wins": (ROOT / "tests" / "fixtures" / "wins.mafia", 8),
 }
 SCENARIOS = {name: load(str(path)) for name, (path, _) in CASES.items()}
 
@@ -73,6 +75,29 @@ def test_agreement_on_a_choice_forbidden_by_another_choice(phase_text, legal):
     verdict = compare(scenario, bound.state, phase, uses)
     assert verdict.agree, verdict.detail
     assert verdict.detail.startswith("illegal for the interpreter") != legal
+
+
+@pytest.mark.parametrize("script", [
+    # The Wolf turns after the mafia's loss: the readings of the town's win disagree (`deaths`).
+    "state { dead boss  dead thug }  night 1 { fire on jammer }",
+    "night 1 { fire on thug  shot on citizen@1 }",
+    # Blocked uses: the Shooter's counts, open; the Doc's self-heal does not count.
+    "night 1 { jam on shooter  fire on boss }\nday 1 { vote none }\nnight 2 { fire on boss }",
+    "night 1 { jam on doc  heal on doc }\nday 1 { vote none }\nnight 2 { heal on doc  shot on doc }",
+    # Parity after a vote: the mafia's own readings agree; the cult's unwritten win is asked.
+    "night 1 { shot on citizen@1 }\nday 1 { vote doc }",
+])
+def test_agreement_on_win_readings_and_blocked_uses(script):
+    scenario = SCENARIOS["wins"]
+    source, (query,) = load_queries(f"query q {{ {script} }}")
+    bound = Binder(scenario, source.path).bind(query)
+    state = bound.state
+    player = Player(scenario)
+    for phase, uses in bound.phases:
+        verdict = compare(scenario, state, phase, uses)
+        assert verdict.agree, f"{phase}: {verdict.detail}"
+        results, _ = player.play(state, phase, uses)
+        state = results[-1][0]
 
 
 @pytest.mark.parametrize("seed", [3, 11])

@@ -90,6 +90,7 @@ def test_every_grammar_rule_has_a_builder_handler():
     # handler for every name is the simple invariant that keeps a new rule from leaking.
     inlined_without_alias = {"decl", "scenario_field", "role_field", "team_field", "phases_field",
                              "ability_field", "actor", "phase_nums", "timing", "choice", "limit",
+                             "blocked_mode",
                              "effect", "effect_body", "rule_tail", "day_field", "vote_spec",
                              "setting_type", "memory_type", "expr", "or_expr", "and_expr",
                              "query_field", "state_item", "choice_item", "expectation", "goal",

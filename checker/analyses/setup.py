@@ -115,8 +115,16 @@ def _declarations(scenario: Scenario) -> list[Finding]:
                                     rules=_ids(role.cites)))
     with_win = {w.side.key for w in scenario.wins}
     with_roles = {s for r in scenario.roles for s in (r.side,) + r.side_choices if s}
+    unwritten = {w.side.key: w for w in scenario.open_wins}
     for side in scenario.sides:
-        if side.key not in with_win:
+        if side.key in unwritten:
+            # `win SIDE unspecified "why"`: still no condition, but an open question, not "cannot win".
+            open_win = unwritten[side.key]
+            out.append(_finding(registry.SIDE_WITHOUT_WIN,
+                                f"side {side.display} has no win condition: the rulebook does not "
+                                f"write it ({open_win.unspecified})", open_win.span,
+                                rules=_ids(side.cites, open_win.cites)))
+        elif side.key not in with_win:
             out.append(_finding(registry.SIDE_WITHOUT_WIN,
                                 f"side {side.display} has no win condition", side.span,
                                 rules=_ids(side.cites)))

@@ -51,6 +51,15 @@ def _where(scenario, why: str):
     for a in scenario.abilities:
         if why.startswith(a.display + ":"):
             return a.span, tuple(dict.fromkeys(r.id for r in a.clause_cites + a.cites))
+    for w in scenario.wins:
+        if why.startswith(f"when the win of {w.side.text} is checked:"):
+            ids = [c.id for c in w.cites] + [c.id for s in w.schedules for c in s.cites]
+            if not w.schedules and scenario.phases is not None:
+                ids += list(scenario.phases.reading_cites)
+            return (w.span if w.schedules else scenario.phases.span), tuple(dict.fromkeys(ids))
+    for w in scenario.open_wins:
+        if why.startswith(f"whether {w.side.text} has won:"):
+            return w.span, tuple(c.id for c in w.cites)
     if "quorum" in why or "tie" in why:
         day = scenario.day
         return day.span, tuple(r.id for r in day.vote_cites)

@@ -146,6 +146,8 @@ def _state_is(game: Game, S1, st: State, scenario: Scenario, winner) -> z3.BoolR
         variant = st.items.get((item, s))
         parts.append(var == (ids.value("variant", variant) if variant else NONE))
     parts.append(S1["winner"] == (ids.sides.index(winner) if winner else NONE))
+    for (i, r), var in S1["readings"].items():
+        parts.append(var == (i not in st.readings or r in st.readings[i]))
     return z3.And(parts)
 
 

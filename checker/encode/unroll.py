@@ -37,6 +37,7 @@ class Use:
     values: dict  # choice binding -> term
     moment: str | None
     env: dict | None = None
+    blocked: z3.BoolRef | None = None  # used, and taken away by a block (for `blocked uses …`)
 
 
 @dataclass
@@ -57,6 +58,7 @@ class PhaseVars:
     choice_free: list = field(default_factory=list)
     rule_hits: list = field(default_factory=list)  # (rule name, applies)
     perm_blocked: list = field(default_factory=list)  # per order of the blocking steps: blocked[s]
+    checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
 
 
@@ -141,6 +143,8 @@ class Game:
             for lim in a.limits:
                 if lim.kind == "count" and not lim.on_self and lim.per.key != "game" and lim.count > 1:
                     raise Unsupported("more than one use per phase", lim.span)
+            if a.blocked_uses != "count" and (_is_blocking_effects(a.effects) or a.triggers or a.is_card):
+                raise Unsupported("`blocked uses …` on a blocking, triggered or card ability", a.span)
         for rule in sc.rules:
             for e in _walk_effects(rule.then):
                 if isinstance(e, ast.AfterEffect) and (_has_exit(rule.then) or _is_blocking_effects(rule.then)):
@@ -167,9 +171,13 @@ class Game:
                      for m in sc.memories if m.type == "players"},
             "mone": {m.name.key: self.int(f"{p}mone_{m.name.key}") for m in sc.memories if m.type == "player"},
             "mint": {m.name.key: self.int(f"{p}mint_{m.name.key}") for m in sc.memories if m.type == "int"},
-            "uses": {}, "self_uses": {}, "last": {}, "pending": {},
+            "uses": {}, "self_uses": {}, "last": {}, "pending": {}, "uses_open": {},
             "winner": self.int(f"{p}winner"),
             "delay": {}, "delay_target": {},
+            # (win index, reading) -> still consistent with the game: wins with several readings
+            "readings": {(i, r): self.bool(f"{p}reading_{i}_{r}")
+                         for i, w in enumerate(sc.wins) for r in range(len(sc.win_readings(w)))
+                         if len(sc.win_readings(w)) > 1},
         }
         for a, index, key, e in self._delay_slots():
             owner = _owner_key(a)
@@ -180,6 +188,9 @@ class Game:
             for key in self._actor_keys(a):
                 st["uses"][(a.key, key)] = self.int(f"{p}uses_{a.key}_{key}")
                 st["self_uses"][(a.key, key)] = self.int(f"{p}selfuses_{a.key}_{key}")
+                if a.blocked_uses == "open":
+                    st["uses_open"][(a.key, key)] = self.int(f"{p}usesopen_{a.key}_{key}")
+                    st["uses_open"][("self", a.key, key)] = self.int(f"{p}selfopen_{a.key}_{key}")
                 for kind in sorted({r.phase.key for r in a.phases}):
                     st["last"][(a.key, key, kind)] = [self.bool(f"{p}last_{a.key}_{key}_{kind}_{s}") for s in range(n)]
             for trig in a.triggers:
@@ -219,6 +230,8 @@ class Game:
             self.add(var == state0.uses.get(key, 0))
         for key, var in st["self_uses"].items():
             self.add(var == state0.self_uses.get(key, 0))
+        for key, var in st["uses_open"].items():
+            self.add(var == state0.uses_open.get(key, 0))
         for (a, k, kind), seats in st["last"].items():
             for s in range(self.n):
                 self.add(Not(seats[s]) if not state0.last_targets.get((a, k)) else
@@ -226,6 +239,8 @@ class Game:
         for (a, s, kind), var in st["pending"].items():
             self.add(var == ((a, s, kind) in state0.pending))
         self.add(st["winner"] == NONE)
+        for (i, r), var in st["readings"].items():
+            self.add(var == (i not in state0.readings or r in state0.readings[i]))
         start = {}
         for unit, count, body, env, source in state0.delayed:
             start[self._slot_of(body, dict(env), source)] = (count, dict(env).get("target"))
@@ -323,7 +338,7 @@ class Game:
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, "a table with no row for this case"))
         cur = self._bookkeep(pv, S, cur, phase)
-        winner, overlap = self._wins(cur, phase, pv)
+        winner, overlap = self._wins(cur, phase, pv, S, t)
         cur = dict(cur)
         cur["winner"] = winner
         pv.winner = winner
@@ -510,13 +525,24 @@ class Game:
                 if last is not None and targets_set is not None:
                     conds.append(Not(Or([And(last[s], targets_set.member[s]) for s in range(n)])))
                 continue
+            open_ = a.blocked_uses == "open"
+            why = f"{a.display}: whether its blocked use counts against its limit ({a.blocked_why})"
             if lim.on_self:
                 if targets_set is not None and u.actor is not None:
                     on_self = targets_set.contains(u.actor)
-                    conds.append(Implies(on_self, compare_op("<", S["self_uses"][ukey], lim.count)))
+                    done = S["self_uses"][ukey]
+                    if open_:
+                        conds.append(Implies(on_self, done - S["uses_open"][("self",) + ukey] < lim.count))
+                        pv.undefined.append((And(pv.active, u.used, on_self, done >= lim.count), why))
+                    else:
+                        conds.append(Implies(on_self, done < lim.count))
                 continue
             if lim.per.key == "game":
-                conds.append(compare_op("<", S["uses"][ukey], lim.count))
+                if open_:
+                    conds.append(S["uses"][ukey] - S["uses_open"][ukey] < lim.count)
+                    pv.undefined.append((And(pv.active, u.used, S["uses"][ukey] >= lim.count), why))
+                else:
+                    conds.append(S["uses"][ukey] < lim.count)
         self.add(Implies(u.used, And(conds)))
 
     def _choice_events(self, pv: PhaseVars) -> Events:
@@ -774,6 +800,9 @@ class Game:
             a = u.ability
             eff = And(u.used, gate.get(u, self.B(True)))
             if u.actor is not None and a.actor is not None and a.actor.kind != "moderator":
+                if a.blocked_uses != "count":
+                    taken = And(eff, pick(u.actor, blocked))
+                    u.blocked = taken if u.blocked is None else Or(u.blocked, taken)
                 eff = And(eff, Not(pick(u.actor, blocked)))
             if self._is_triggered_by_kill(a) and not any(matches(r, pv.phase, u.moment) for r in a.phases):
                 kinds = {nm.key for tr in a.triggers for nm in tr.by}
@@ -984,6 +1013,8 @@ class Game:
             for slot, count, cond, target in schedules:
                 st["delay"][slot] = If(cond, self.I(count), st["delay"][slot])
                 st["delay_target"][slot] = If(cond, target, st["delay_target"][slot])
+        if tag == "n" and self._checks_deaths():
+            pv.checkpoint = _snapshot(st)  # as Resolver.commit: before the rules after the deaths
         # Rules that change the state without deciding exits act once, after the deaths.
         schedules_late = []
         for rule in self._rules_now(pv.phase, tag):
@@ -1206,10 +1237,23 @@ class Game:
             if not mine:
                 continue
             used = Or([u.used for u in mine])
+            mode = mine[0].ability.blocked_uses
+            F = self.B(False)
+            if mode == "free":  # a use a block took away does not count
+                used = Or([And(u.used, Not(u.blocked if u.blocked is not None else F)) for u in mine])
             st["uses"][key] = If(used, cur["uses"][key] + 1, cur["uses"][key])
-            self_hit = Or([And(u.used, self.env_of(u)["targets"].contains(u.actor))
-                              for u in mine if u.targets and u.actor is not None] or [self.B(False)])
+            self_hit = Or([And(u.used, self.env_of(u)["targets"].contains(u.actor),
+                                     Not(u.blocked) if mode == "free" and u.blocked is not None else self.B(True))
+                              for u in mine if u.targets and u.actor is not None] or [F])
             st["self_uses"][key] = If(self_hit, cur["self_uses"][key] + 1, cur["self_uses"][key])
+            if mode == "open":
+                st["uses_open"] = dict(st["uses_open"])
+                taken = Or([u.blocked for u in mine if u.blocked is not None] or [F])
+                st["uses_open"][key] = If(taken, cur["uses_open"][key] + 1, cur["uses_open"][key])
+                taken_self = Or([And(u.blocked, self.env_of(u)["targets"].contains(u.actor))
+                                    for u in mine if u.blocked is not None and u.targets and u.actor is not None] or [F])
+                skey = ("self",) + key
+                st["uses_open"][skey] = If(taken_self, cur["uses_open"][skey] + 1, cur["uses_open"][skey])
             lk = (a_key, actor_key, phase.kind)
             if lk in st["last"]:
                 u = mine[0]
@@ -1228,24 +1272,71 @@ class Game:
                 st["pending"][key] = fired_now
         return st
 
-    def _wins(self, st, phase: Phase, pv: PhaseVars):
-        points = self.sc.phases.wins_checked
-        exits = Or([z for leaves in pv.leaves for z in leaves] or [self.B(False)])
+    def _due_states(self, points, st, phase: Phase, pv: PhaseVars):
+        """As play._due_states: (when, state) pairs a schedule looks at in this phase."""
+        out = []
+        if "deaths" in points and phase.is_night and pv.checkpoint is not None:
+            out.append((self.B(True), pv.checkpoint))
         due = self.B(not points or ("day" in points and phase.is_day) or ("night" in points and phase.is_night))
         if "exit" in points:
-            due = Or(due, exits)
+            due = Or(due, Or([z for leaves in pv.leaves for z in leaves] or [self.B(False)]))
         if "vote" in points and phase.is_day and pv.vote_kind is not None:
             due = Or(due, Or([And(pv.leaves[1][s], pv.vote_target == s) for s in range(self.n)])
                         if len(pv.leaves) > 1 else self.B(False))
-        view = View(self, st, Events(self.ctx), {"__holes": []})
+        out.append((due, st))
+        return out
+
+    def _met(self, cond, states, cache: dict):
+        """Whether a condition holds at one of the (when, state) check points."""
+        parts = []
+        for due, state in states:
+            if z3.is_false(due):
+                continue
+            key = (id(cond), id(state))
+            if key not in cache:
+                cache[key] = self.compiler.value(cond, View(self, state, Events(self.ctx), {"__holes": []}))
+            parts.append(z3.And(due, cache[key]))
+        return z3.Or(parts) if parts else self.B(False)
+
+    def _wins(self, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
+        cache: dict = {}
         holds = {}
-        for win in self.sc.wins:
-            cond = self.compiler.value(win.cond, view)
-            holds[win.side.key] = Or(holds.get(win.side.key, self.B(False)), cond)
+        st["readings"] = dict(st["readings"])
+        schedules = {self.sc.win_readings(w) for w in self.sc.wins}
+        simple = len(schedules) <= 1 and all(len(r) == 1 and "deaths" not in r[0] for r in schedules)
+        if simple:
+            # One schedule for every win: one `due`, as the encoding always had it.
+            points = next(iter(schedules))[0] if schedules else self.sc.phases.wins_checked
+            due = self._due_states(points, st, phase, pv)[-1][0]
+            view = View(self, st, Events(self.ctx), {"__holes": []})
+            for win in self.sc.wins:
+                cond = self.compiler.value(win.cond, view)
+                holds[win.side.key] = Or(holds.get(win.side.key, self.B(False)), cond)
+        else:
+            due = self.B(True)  # each win's own check points are in `holds`
+        for i, win in enumerate(() if simple else self.sc.wins):
+            readings = self.sc.win_readings(win)
+            met = [self._met(win.cond, self._due_states(points, st, phase, pv), cache) for points in readings]
+            if len(readings) == 1:
+                won = met[0]
+            else:
+                # Several readings: the game follows one answer, and keeps the readings that gave it.
+                won = self.bool(f"t{t}_won_{i}")
+                live = [S["readings"][(i, r)] for r in range(len(readings))]
+                self.add(Or([And(live[r], met[r] == won) for r in range(len(readings))]))
+                for r in range(len(readings)):
+                    st["readings"][(i, r)] = And(live[r], met[r] == won)
+                yes = Or([And(live[r], met[r]) for r in range(len(readings))])
+                no = Or([And(live[r], Not(met[r])) for r in range(len(readings))])
+                pv.undefined.append((And(pv.active, yes, no),
+                                     f"when the win of {win.side.text} is checked: the readings "
+                                     + " / ".join("after " + ", ".join(p) for p in readings) + " disagree"))
+            holds[win.side.key] = Or(holds.get(win.side.key, self.B(False)), won)
         sides = list(holds)
         winner = self.I(NONE)
         overlap = self.B(False)
         if not sides:
+            self._open_wins(st, phase, pv, cache, self.I(NONE))
             return If(pv.active, self.I(NONE), st["winner"]), overlap
         # One side: it wins. Several: a priority that covers them all decides, else overlap.
         pair_overlaps = []
@@ -1264,7 +1355,24 @@ class Game:
                 if not self.sc.priorities else holds[side]
             winner = If(alone, self.I(self.ids.sides.index(side)), winner)
         winner = If(And(due, Not(overlap)), winner, self.I(NONE))
+        self._open_wins(st, phase, pv, cache, winner)
         return winner, overlap
+
+    def _open_wins(self, st, phase: Phase, pv: PhaseVars, cache: dict, winner) -> None:
+        """As play._open_wins: a win the rulebook does not write is in question wherever its
+        `when` holds at a check point and nobody has won."""
+        for win in self.sc.open_wins:
+            states = [x for points in self.sc.win_readings(win) for x in self._due_states(points, st, phase, pv)]
+            if win.cond is None:
+                asked = z3.Or([due for due, _ in states] or [self.B(False)])
+            else:
+                asked = self._met(win.cond, states, cache)
+            pv.undefined.append((z3.And(pv.active, winner == NONE, asked),
+                                 f"whether {win.side.text} has won: {win.unspecified}"))
+
+    def _checks_deaths(self) -> bool:
+        return any("deaths" in points for w in self.sc.wins + self.sc.open_wins
+                   for points in self.sc.win_readings(w))
 
     def _equate(self, S2, cur, S, active) -> None:
         """The next state: a fresh variable equal to the phase's result where it changes; the
@@ -1282,7 +1390,8 @@ class Game:
         for s in range(self.n):
             for c in self.counter_names:
                 eq(S2["counters"][s], c, cur["counters"][s][c], S["counters"][s][c])
-        for table in ("items", "mone", "mint", "uses", "self_uses", "pending", "delay", "delay_target"):
+        for table in ("items", "mone", "mint", "uses", "self_uses", "pending", "delay", "delay_target",
+                      "readings", "uses_open"):
             for key in S2[table]:
                 eq(S2[table], key, cur[table][key], S[table][key])
         for table in ("mset", "last"):
@@ -1395,6 +1504,14 @@ def max_targets(a: Ability) -> int:
             return max(bound(c.value) for c in e.cases)
         raise Unsupported("a number of targets that is not a number or a table", e.span)
     return bound(a.target_count) if a.target_count is not None else 0
+
+
+def _snapshot(st: dict) -> dict:
+    """A copy of a state table that later writes (which replace list items) leave alone."""
+    out = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
+           for k, v in st.items()}
+    out["counters"] = [dict(cs) for cs in st["counters"]]
+    return out
 
 
 def _mentions_call_expr(expr, name: str) -> bool:

@@ -207,13 +207,17 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
         if limit.on_self:
             if use.actor in use.targets:
                 done = state.self_uses.get(key, 0)
-                if done >= limit.count:
+                if done - state.uses_open.get(("self",) + key, 0) < limit.count <= done:
+                    out.append(_open_limit(ability, cites))
+                elif done >= limit.count:
                     out.append(Problem(f"'{name}' has already been used on oneself {done} "
                                        f"time{'s' if done != 1 else ''} (limit {limit.count})", cites))
             continue
         if limit.per.key == "game":
             done = state.uses.get(key, 0)
-            if done >= limit.count:
+            if done - state.uses_open.get(key, 0) < limit.count <= done:
+                out.append(_open_limit(ability, cites))
+            elif done >= limit.count:
                 out.append(Problem(f"'{name}' has been used {done} time{'s' if done != 1 else ''} "
                                    f"this game (limit {limit.count})", cites))
         elif this_phase.index(use) >= limit.count:
@@ -232,6 +236,13 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
             out.append(Problem(f"team {team.key} uses only one of {options} per {team.per}",
                                team.option_cites + tuple(r.id for r in team.cites)))
     return out
+
+
+def _open_limit(ability: Ability, cites) -> Problem:
+    """A use that is within its limit only if the blocked uses before it do not count."""
+    return Problem(f"whether '{ability.display}' may be used again depends on whether its "
+                   f"blocked use counts against its limit ({ability.blocked_why})",
+                   tuple(dict.fromkeys(tuple(cites) + ability.cites_of("blocked"))), hole=True)
 
 
 def use_key(ability: Ability, use: BoundUse):

@@ -3,6 +3,7 @@ bookkeeping between phases (limits used, triggers pending, delayed effects)."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from ..evaluate import EvalError, Evaluator, State
@@ -117,8 +118,7 @@ class Player:
             for hole in (p.message for p in problems if p.hole):
                 report.holes.append(hole)
             self._bookkeep(st, phase, actions, report)
-            self._check_wins(st, phase, report)
-            out.append((st, report))
+            out.extend(self._check_wins(st, phase, report))
         return out, problems
 
     def _then(self, results, step):
@@ -245,6 +245,7 @@ class Player:
 
     def _resolve(self, state, phase, moment, uses, extra, into: Report | None = None):
         resolver = Resolver(self.sc, phase, moment)
+        resolver.checkpoint = phase.is_night
         immediate_leave = [u for u in uses if self._leave_triggered(u)
                            and not pending_for(state, u.ability, u.actor, phase)]
         main = [u for u in uses if u not in immediate_leave]
@@ -355,9 +356,19 @@ class Player:
             if ability.is_card:
                 state.drawn = state.drawn - {u.actor}  # a card is played once
             key = use_key(ability, u)
-            state.uses[key] = state.uses.get(key, 0) + 1
-            if u.actor is not None and u.actor in u.targets:
+            # A use a block took away counts against the limits unless the spec says it does
+            # not (`blocked uses do not count`), or leaves it open (`… unspecified`): then it
+            # counts, and is remembered as open, so a later use it would forbid is a hole.
+            blocked = (u.ability, u.actor) in report.blocked_uses
+            counted = not (blocked and ability.blocked_uses == "free")
+            if counted:
+                state.uses[key] = state.uses.get(key, 0) + 1
+            if blocked and ability.blocked_uses == "open":
+                state.uses_open[key] = state.uses_open.get(key, 0) + 1
+            if counted and u.actor is not None and u.actor in u.targets:
                 state.self_uses[key] = state.self_uses.get(key, 0) + 1
+                if blocked and ability.blocked_uses == "open":
+                    state.uses_open[("self",) + key] = state.uses_open.get(("self",) + key, 0) + 1
             state.last_targets[key] = ((phase.kind, phase.number), tuple(u.targets))
         state.pending = tuple(p for p in state.pending if p[2] != phase.kind)
         for entry in sorted(report.due_next):
@@ -368,21 +379,95 @@ class Player:
                                       f"{self.sc.ability_by_key[ability_key].display} at the "
                                       f"next {phase_kind}")
 
-    def _check_wins(self, state: State, phase: Phase, report: Report) -> None:
-        points = self.sc.phases.wins_checked if self.sc.phases else ()
-        due = not points or ("day" in points and phase.is_day) or \
+    def _due_states(self, points, state: State, phase: Phase, report: Report) -> list[State]:
+        """The states a schedule of check points looks at in this phase: the end of the phase
+        (`day`, `night`, `exit`, `vote`), and for `deaths` the night right after its deaths."""
+        out = []
+        if "deaths" in points and phase.is_night:
+            out.extend(report.checkpoints)
+        end = not points or ("day" in points and phase.is_day) or \
             ("night" in points and phase.is_night) or ("exit" in points and report.exits) or \
             ("vote" in points and phase.is_day and any(k == "vote" for _, k, _ in report.exits))
-        if report.winner is not None or not due:
-            return
-        ev = Evaluator(self.sc, state)
-        holders = []
-        for win in self.sc.wins:
+        if end:
+            out.append(state)
+        return out
+
+    def _met(self, cond, states: list[State], report: Report, what: str) -> bool:
+        for st in states:
             try:
-                if ev.value(win.cond, {}):
-                    holders.append(win)
+                if Evaluator(self.sc, st).value(cond, {}):
+                    return True
             except EvalError as exc:
-                report.holes.append(f"win condition of {win.side.text}: {exc}")
+                if f"{what}: {exc}" not in report.holes:
+                    report.holes.append(f"{what}: {exc}")
+        return False
+
+    def _check_wins(self, state: State, phase: Phase, report: Report) -> list[tuple[State, Report]]:
+        """Each win is met when its condition holds at a check point of its schedule. Where a
+        win's readings (`checked after … or after …`) disagree, each answer is an outcome,
+        and the game goes on under the readings that gave it."""
+        if report.winner is not None:
+            return [(state, report)]
+        answers = []  # per win: {met: readings that say so}
+        for i, win in enumerate(self.sc.wins):
+            readings = self.sc.win_readings(win)
+            live = state.readings.get(i, frozenset(range(len(readings))))
+            by_answer: dict[bool, set] = {}
+            for r in sorted(live):
+                states = self._due_states(readings[r], state, phase, report)
+                met = self._met(win.cond, states, report, f"win condition of {win.side.text}")
+                by_answer.setdefault(met, set()).add(r)
+            answers.append(by_answer)
+        out = []
+        single = all(len(a) == 1 for a in answers)
+        for combo in itertools.product(*[sorted(a.items()) for a in answers]):
+            st, rep = (state, report) if single else (state.clone(), _merge(report, Report(report.phase)))
+            holders = []
+            for i, (win, (met, readings)) in enumerate(zip(self.sc.wins, combo)):
+                if len(answers[i]) > 1:
+                    st.readings[i] = frozenset(readings)
+                    rep.holes.append(self._readings_disagree(win, answers[i], met))
+                    rep.decided(f"when wins are checked ({win.side.text})", self._reading_cites(win))
+                if met:
+                    holders.append(win)
+            self._decide_winner(st, phase, rep, holders)
+            self._open_wins(st, phase, rep)
+            out.append((st, rep))
+        return out
+
+    def _readings_disagree(self, win, answers: dict, met: bool) -> str:
+        readings = self.sc.win_readings(win)
+
+        def say(rs):
+            return " or ".join("after " + ", ".join(readings[r]) for r in sorted(rs))
+        side = self.sc.side_by_key[win.side.key].display
+        return (f"the rulebook's readings of when wins are checked disagree: checked {say(answers[True])}, "
+                f"{side} has won; checked {say(answers[False])}, not yet; this outcome follows "
+                + say(answers[met]))
+
+    def _reading_cites(self, win) -> list[str]:
+        ids = [c.id for c in win.cites] + [c.id for s in win.schedules for c in s.cites]
+        if not win.schedules and self.sc.phases is not None:
+            ids += list(self.sc.phases.reading_cites)
+        return list(dict.fromkeys(ids))
+
+    def _open_wins(self, state: State, phase: Phase, report: Report) -> None:
+        """A win the rulebook does not write is in question wherever its `when` holds at a
+        check point (everywhere, without one): the rules cannot say whether that side won."""
+        if report.winner is not None:
+            return
+        for win in self.sc.open_wins:
+            states = [s for points in self.sc.win_readings(win)
+                      for s in self._due_states(points, state, phase, report)]
+            if not states:
+                continue
+            if win.cond is None or self._met(win.cond, states, report, f"win of {win.side.text}"):
+                side = self.sc.side_by_key[win.side.key].display
+                report.holes.append(f"whether {side} has won: the rulebook does not write its win "
+                                    f"({win.unspecified})")
+                report.decided(f"win {win.side.text}", [c.id for c in win.cites])
+
+    def _decide_winner(self, state: State, phase: Phase, report: Report, holders) -> None:
         sides = list(dict.fromkeys(w.side.key for w in holders))
         if not sides:
             return
@@ -416,6 +501,8 @@ def _merge(first: Report | None, second: Report) -> Report:
     merged.vote = second.vote or first.vote
     merged.due_next = first.due_next | second.due_next
     merged.fired = first.fired | second.fired
+    merged.checkpoints = first.checkpoints + second.checkpoints
+    merged.blocked_uses = first.blocked_uses | second.blocked_uses
     return merged
 
 

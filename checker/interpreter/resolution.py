@@ -77,6 +77,8 @@ class Report:
     vote: str | None = None
     due_next: set = field(default_factory=set)  # (ability, seat, phase kind) triggered for later
     fired: set = field(default_factory=set)  # rule bindings that already acted this phase
+    checkpoints: list = field(default_factory=list)  # states right after a night's deaths (`deaths`)
+    blocked_uses: set = field(default_factory=set)  # (ability, seat) of uses a block took away
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
@@ -121,7 +123,8 @@ class Scratch:
                         list(self.report.announcements), list(self.report.changes),
                         list(self.report.rules), list(self.report.cites),
                         list(self.report.holes), self.report.winner, self.report.vote,
-                        set(self.report.due_next), set(self.report.fired))
+                        set(self.report.due_next), set(self.report.fired),
+                        list(self.report.checkpoints), set(self.report.blocked_uses))
         return Scratch(self.state.clone(), report, set(self.events), set(self.blocked),
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
@@ -152,6 +155,7 @@ class Resolver:
                            and not _is_blocking_effects(r.then)]
         self.edges = self._declared_edges()
         self.truncated = False
+        self.checkpoint = False  # keep the state after the deaths, for wins checked after deaths
 
     # -------------------------------------------------------------- orders
 
@@ -273,6 +277,7 @@ class Resolver:
                 (ability.actor is None or ability.actor.kind != "moderator")
             if actor_blocked:
                 sc.report.cancelled.append(f"{ability.display} by {self.name(sc, u.actor)}: blocked")
+                sc.report.blocked_uses.add((step, u.actor))
                 continue
             active.append(u)
         if not active:
@@ -701,6 +706,8 @@ class Resolver:
         writes, sc.writes = sc.writes, []
         for e, seat, env, source, src, actor in writes:
             self.apply_to(sc, e, seat, env, source, src, actor)
+        if self.checkpoint:
+            sc.report.checkpoints.append(sc.state.clone())
         self.fire_rules(sc, self.late_rules)
         return sc
 
