@@ -1,12 +1,14 @@
 """Benchmarks (not tests): how long the analyses take, and how the encoding scales.
 
     python bench/benchmark.py            # the default tables, a few minutes
-    python bench/benchmark.py --full     # bigger grids (k up to 10, players up to 30)
+    python bench/benchmark.py --full     # bigger grids (bound 2, players up to 30)
+    python bench/benchmark.py --preprocess   # with the preprocessing solver
 
 Tables:
   1. each analysis per bundled spec, at bounds 1 and 2;
   2. the three Gangster questions of design.md (can the town win, can the mafia win, is
-     there an unfinished game), per bound, answered in-process on one encoding per bound;
+     there an unfinished game) for k = 1..10, answered in-process on one encoding of 10
+     rounds built once, its phases given to one solver a round at a time;
   3. the same reachability questions answered by the Z3 encoding and by exhaustive
      enumeration through the interpreter, on a scenario small enough to enumerate;
   4. scaling over player count and bound on a generated scenario.
@@ -52,13 +54,13 @@ def fmt(seconds):
 
 # ---------------------------------------------------------------- 1. analyses per spec
 
-def analyses_per_spec(bounds):
+def analyses_per_spec(bounds, preprocess=False):
     rows = []
     for path in sorted((ROOT / "specs").glob("*.mafia")):
         scenario = load(str(path))
         for bound in bounds:
             start = time.perf_counter()
-            encs = [Encoded(scenario, c, Options(bound=bound)) for c in scenario.compositions]
+            encs = [Encoded(scenario, c, Options(bound=bound, preprocess=preprocess)) for c in scenario.compositions]
             build = time.perf_counter() - start
             if any(e.error for e in encs):
                 rows.append([path.stem, bound, fmt(build), "not encoded: " + str(next(e.error for e in encs if e.error))]
@@ -76,17 +78,25 @@ def analyses_per_spec(bounds):
 
 # ---------------------------------------------------------------- 2. the Gangster questions
 
-def gangster_questions(max_k):
+def gangster_questions(max_k, preprocess=False):
+    """One encoding of max_k rounds, built once; a solver takes its phases one round at a
+    time (incremental unrolling) and answers the three questions per bound with push/pop."""
     scenario = load(str(ROOT / "specs" / "gangster.mafia"))
     seats = scenario.compositions[0].seats()
-    rows, total = [], 0.0
+    t0 = time.perf_counter()
+    game = Game(scenario, seats, 1 + 2 * max_k, symmetry=False)
+    build = time.perf_counter() - t0
+    solver = make_solver(game.ctx, Limits(timeout=300, rlimit=200_000_000), preprocess=preprocess)
+    rows, total, added = [], build, 0
     for k in range(1, max_k + 1):
         t0 = time.perf_counter()
-        game = Game(scenario, seats, 1 + 2 * k)
-        build = time.perf_counter() - t0
-        solver = make_solver(game.ctx, Limits(timeout=300, rlimit=200_000_000))
-        solver.add(game.constraints)
-        last = game.states[-1]["winner"]
+        end = game.marks[2 * k]  # the opening phase and k rounds
+        solver.add(game.constraints[added:end])
+        for st in game.states[2 * k - 1 if k > 1 else 0: 2 * k + 2]:
+            solver.add(game.symmetry(st))
+        added = end
+        feed = time.perf_counter() - t0
+        last = game.states[1 + 2 * k]["winner"]
         answers, times = [], []
         for goal in (last == game.ids.sides.index("town"), last == game.ids.sides.index("mafia"),
                      last == NONE):
@@ -96,12 +106,13 @@ def gangster_questions(max_k):
             solver.pop()
             answers.append({"sat": "yes", "unsat": "no"}.get(r.status, r.status))
             times.append(r.seconds)
-        total += build + sum(times)
-        rows.append([k, fmt(build)] + [f"{a} {fmt(t)}" for a, t in zip(answers, times)]
-                    + [fmt(build + sum(times))])
-    table("Gangster: can the town win / can the mafia win / is there an unfinished game, within k rounds",
-          ["k", "encode", "town wins", "mafia wins", "unfinished", "total"], rows)
-    print(f"\nall {3 * max_k} questions: {total:.2f} s in total")
+        total += feed + sum(times)
+        rows.append([k, f"{sum(times):.3f}"] + [f"{a} {t:.3f}" for a, t in zip(answers, times)])
+    table(f"Gangster: can the town win / can the mafia win / is there an unfinished game, within k rounds "
+          f"({'preprocessing' if preprocess else 'plain QF_LIA'} solver)",
+          ["k", "questions", "town wins", "mafia wins", "unfinished"], rows)
+    print(f"\nencoding of {max_k} rounds built once: {build:.2f} s; all {3 * max_k} questions with it: "
+          f"{total:.2f} s in total")
 
 
 # ---------------------------------------------------------------- 3. Z3 against enumeration
@@ -253,12 +264,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--full", action="store_true", help="the bigger grids")
     parser.add_argument("--only", choices=["specs", "gangster", "enumeration", "scaling"])
+    parser.add_argument("--preprocess", action="store_true",
+                        help="the preprocessing solver (Options.preprocess) instead of check's default")
     args = parser.parse_args()
     print(f"z3 {z3.get_version_string()}, python {sys.version.split()[0]}")
     if args.only in (None, "specs"):
-        analyses_per_spec([1, 2] if args.full else [1])
+        analyses_per_spec([1, 2] if args.full else [1], preprocess=args.preprocess)
     if args.only in (None, "gangster"):
-        gangster_questions(10 if args.full else 4)
+        gangster_questions(10, preprocess=args.preprocess)
     if args.only in (None, "enumeration"):
         against_enumeration([4, 5, 6] if args.full else [4, 5], 4 if args.full else 3)
     if args.only in (None, "scaling"):

@@ -24,6 +24,10 @@ class Options:
     # question gives the same answer on any machine. The timeout is only a safety net.
     timeout: float = 300.0
     rlimit: int = 20_000_000
+    # Rewrite the constraints before the SMT core (solver.PREPROCESS): about twice as fast on
+    # the bundled specs, with the same answers within the limits, but other games as models
+    # (so analyses that describe a model, like stalemate's stuck line-up, may name others).
+    preprocess: bool = False
 
 
 class Encoded:
@@ -42,7 +46,7 @@ class Encoded:
         except Unsupported as exc:
             self.error = exc
             return
-        self.solver = make_solver(self.game.ctx, Limits(options.timeout, options.rlimit))
+        self.solver = make_solver(self.game.ctx, Limits(options.timeout, options.rlimit), options.preprocess)
         self.solver.add(self.game.constraints)
 
     @property

@@ -97,10 +97,14 @@ class Game:
             del self.constraints[mark:]
             self.states[0] = self._pinned(self.states[0], pins)
         self.vars: list[PhaseVars] = []
+        # marks[t]: how many constraints define the game up to phase t (inclusive), so a
+        # solver can take the phases one at a time (incremental unrolling).
+        self.marks: list[int] = []
         for t, phase in enumerate(self.phases):
             nxt = self._state_vars(t + 1)
             self.states.append(nxt)
             self.vars.append(self._phase(t, phase, self.states[t], nxt))
+            self.marks.append(len(self.constraints))
         if symmetry and start is None and not free_start:
             self._break_symmetry()
 
@@ -1483,14 +1487,22 @@ class Game:
     def _break_symmetry(self) -> None:
         """Seats dealt the same role are interchangeable: any game has a twin in which they
         leave in seat order. Only one of the twins is searched."""
+        for i, j in self._twins():
+            for st in self.states:
+                # If the later seat has left, so has the earlier one.
+                self.add(Implies(Not(st["alive"][j]), Not(st["alive"][i])))
+
+    def _twins(self) -> list[tuple[int, int]]:
         groups: dict[str, list[int]] = {}
         for s, role in enumerate(self.seats):
             groups.setdefault(role, []).append(s)
-        for seats in groups.values():
-            for i, j in zip(seats, seats[1:]):
-                for st in self.states:
-                    # If the later seat has left, so has the earlier one.
-                    self.add(Implies(Not(st["alive"][j]), Not(st["alive"][i])))
+        return [(i, j) for seats in groups.values() for i, j in zip(seats, seats[1:])]
+
+    def symmetry(self, st: dict) -> list:
+        """The symmetry-breaking constraints on one state (as _break_symmetry), for a solver
+        that takes the phases one at a time."""
+        return [c for i, j in self._twins()
+                if truth(c := Implies(Not(st["alive"][j]), Not(st["alive"][i]))) is not True]
 
 
 def max_targets(a: Ability) -> int:
