@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -298,6 +299,22 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     except UsageError as exc:
         err.write(f"{exc}\n")
         return EXIT_INPUT
+    try:
+        return _dispatch(args, out, err)
+    except BrokenPipeError:
+        # The reader went away (`mafiacheck … | head`): stop quietly, as Unix tools do. Point
+        # stdout at devnull so the interpreter's final flush does not complain either.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return EXIT_FINDINGS
+    except KeyboardInterrupt:
+        err.write("mafiacheck: interrupted\n")
+        return 130
+
+
+def _dispatch(args, out: TextIO, err: TextIO) -> int:
     if args.command == "check":
         return run_check(args, out, err)
     if args.command == "explain":

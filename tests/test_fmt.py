@@ -71,6 +71,12 @@ def test_round_trip(path, formatted):
     assert "\n\n\n" not in out and not out.startswith("\n")
 
 
+def test_the_bundled_files_are_formatted(formatted):
+    """The repository follows its own format (`mafiacheck fmt specs examples tests/fixtures`)."""
+    unformatted = [str(p.relative_to(ROOT)) for p in FILES if formatted[p] != read(p)]
+    assert unformatted == []
+
+
 def test_the_repository_has_files_of_every_kind():
     suffixes = Counter(p.suffix for p in FILES)
     assert suffixes[".mafia"] >= 20 and suffixes[".query"] >= 5
