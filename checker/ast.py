@@ -382,13 +382,15 @@ class PriorityDecl:
 class SettingDecl:
     name: Name
     label: str | None
-    type: str  # bool, int, enum
+    type: str  # bool, int, enum, set
     low: int | None
     high: int | None
     options: tuple[Name, ...]
     default: Expr
     cites: Cites
     span: Span = spanned()
+    # `set of role` (side, kind): what a set-valued setting holds; its value is a set of those.
+    element: Name | None = None
 
 
 @dataclass(frozen=True)

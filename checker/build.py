@@ -633,13 +633,15 @@ class _Builder(Transformer):
         name = children[0]
         stype = self._one(children, _Tagged)
         default = [c for c in children if _is_expr(c)][-1]
-        low, high, options = None, None, ()
+        low, high, options, element = None, None, (), None
         if stype.tag == "int":
             low, high = stype.value
         elif stype.tag == "enum":
             options = stype.value
+        elif stype.tag == "set":
+            element = stype.value
         return ast.SettingDecl(name, self._label(children), stype.tag, low, high, options,
-                               default, self._cites(children), self._span(meta))
+                               default, self._cites(children), self._span(meta), element)
 
     def type_bool(self, meta, children):
         return _Tagged("bool", None)
@@ -649,6 +651,9 @@ class _Builder(Transformer):
 
     def type_enum(self, meta, children):
         return _Tagged("enum", children[0].names)
+
+    def type_set(self, meta, children):
+        return _Tagged("set", children[0])
 
     def assume_decl(self, meta, children):
         return ast.AssumeDecl(children[0], self._label(children), self._cites(children),

@@ -27,6 +27,12 @@ INT, BOOL, PLAYER, PLAYERS, ROLE, SIDE, KIND, ITEM, VARIANT, STRING, OPTION, ANY
     "number", "condition", "player", "set of players", "role", "side", "kind", "item",
     "item variant", "string", "option", "any", "ability")
 
+# What a set-valued setting (`setting NAME: set of role = {…}`) can hold: the element's
+# namespace and type, and the type of the set.
+SET_ELEMENTS = {"role": ("role", ROLE, "set of roles"), "side": ("side", SIDE, "set of sides"),
+                "kind": ("kind", KIND, "set of kinds")}
+SET_TYPES = {t: elem for _, elem, t in SET_ELEMENTS.values()}  # set type -> element type
+
 PLAYER_ATTRIBUTES = {
     "alive": BOOL, "role": ROLE, "side": SIDE, "plain": BOOL, "left_by": KIND,
     "revealed": BOOL, "blocked": BOOL,
@@ -285,7 +291,10 @@ class Resolver:
             elif isinstance(d, ast.RuleDecl):
                 self.declare("rule", d.name, "rule", d)
             elif isinstance(d, ast.SettingDecl):
-                typ = {"bool": BOOL, "int": INT, "enum": OPTION}[d.type]
+                typ = {"bool": BOOL, "int": INT, "enum": OPTION}.get(d.type)
+                if d.type == "set":
+                    elem = SET_ELEMENTS.get(d.element.key)
+                    typ = elem[2] if elem else ANY
                 self.declare("setting", d.name, typ, d)
                 for opt in d.options:
                     table = self.spaces.setdefault("option", {})
@@ -525,6 +534,18 @@ class Resolver:
                 self.error(f"default {d.default.value} is outside {d.low}..{d.high}", d.default.span)
         elif d.type == "bool":
             self.expect(d.default, Scope(), BOOL)
+        elif d.type == "set":
+            elem = SET_ELEMENTS.get(d.element.key)
+            if elem is None:
+                self.error(f"a setting cannot be a set of '{d.element.text}'", d.element.span,
+                           "a set-valued setting holds roles, sides or kinds: `set of role`, "
+                           "`set of side`, `set of kind`")
+                return
+            if not isinstance(d.default, ast.SetLit):
+                self.error(f"the default of a set of {d.element.key}s is written "
+                           f"{{NAME, NAME}} (or {{}} for none)", d.default.span)
+                return
+            self._set_items(d.default, elem[0])
         else:
             if not (isinstance(d.default, ast.Ref) and d.default.name.key in {o.key for o in d.options}):
                 self.error("the default must be one of the options: "
@@ -534,6 +555,20 @@ class Resolver:
                 if o.key in seen:
                     self.error(f"option '{o.text}' is listed twice", o.span)
                 seen.add(o.key)
+
+    def _set_items(self, lit: ast.SetLit, space: str) -> None:
+        """The items of a set of roles (sides, kinds) written out: each one of those, once."""
+        seen = set()
+        for item in lit.items:
+            if not isinstance(item, ast.Ref):
+                self.error(f"expected the name of a {space} here", item.span)
+                continue
+            if item.name.key not in self.spaces.get(space, {}):
+                self.error(f"'{item.name.text}' is not a {space}", item.name.span,
+                           self._suggest(item.name.key, self.spaces.get(space, {})))
+            elif item.name.key in seen:
+                self.error(f"{space} '{item.name.text}' is listed twice", item.name.span)
+            seen.add(item.name.key)
 
     # -------------------------------------------------------------- abilities
 
@@ -880,10 +915,19 @@ class Resolver:
             left = self.infer(e.left, scope)
             if e.op in ("==", "!=") and left not in (None, ANY) and self._contextual(e.right, scope, left):
                 return BOOL
+            if e.op in ("==", "!=") and left in SET_TYPES and isinstance(e.right, ast.SetLit):
+                self._set_items(e.right, next(k for k, v in SET_ELEMENTS.items() if v[2] == left))
+                return BOOL
             right = self.infer(e.right, scope)
             if e.op in ("in", "not in"):
-                if right not in (PLAYERS, ANY, None) and not isinstance(e.right, ast.SetLit):
+                if right not in (PLAYERS, ANY, None) and right not in SET_TYPES \
+                        and not isinstance(e.right, ast.SetLit):
                     self.error(f"`{e.op}` needs a set on its right, not {_a(right)}", e.right.span)
+                elif right in SET_TYPES and left not in (None, ANY) and left != SET_TYPES[right] \
+                        and not self._contextual(e.left, scope, SET_TYPES[right]):
+                    self.error(f"this is {_a(left)}, but the set holds {SET_TYPES[right]}s, "
+                               "so this is always " + ("false" if e.op == "in" else "true"),
+                               e.span)
             elif e.op in ("<", "<=", ">", ">="):
                 for side, typ in ((e.left, left), (e.right, right)):
                     if typ not in (INT, ANY, None):

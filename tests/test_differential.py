@@ -21,6 +21,7 @@ CASES = {
     "commando": (ROOT / "specs" / "commando.mafia", 10),
     "lab": (ROOT / "tests" / "fixtures" / "lab.mafia", 8),
     "wins": (ROOT / "tests" / "fixtures" / "wins.mafia", 8),
+    "host": (ROOT / "tests" / "fixtures" / "host.mafia", 6),
 }
 SCENARIOS = {name: load(str(path)) for name, (path, _) in CASES.items()}
 
@@ -109,3 +110,24 @@ def test_agreement_on_nostradamus_with_cards_and_delays(seed):
     for state, phase, uses in random_walk(scenario, scenario.compositions[0].seats(), rng, 4):
         verdict = compare(scenario, state, phase, uses)
         assert verdict.agree, f"{phase}: {verdict.detail}"
+
+
+@pytest.mark.parametrize("script", [
+    # Set-valued settings at their defaults and at other values the host may pick.
+    "night 1 { charm on thug  stab on doc  shot on citizen@1  heal on citizen@1 }",
+    "setting belle_blocks = {boss}\nnight 1 { charm on thug  stab on doc  shot on citizen@1 }",
+    "setting belle_blocks = {}\nnight 1 { charm on boss  shot on doc }",
+    "setting doc_heals = {stab}\nnight 1 { charm on doc  stab on doc  shot on citizen@1  heal on doc }",
+    "setting doc_heals = {stab, shot}\nnight 1 { stab on doc  shot on citizen@1  heal on citizen@1 }",
+])
+def test_agreement_on_host_settings_and_history(script):
+    scenario = SCENARIOS["host"]
+    source, (query,) = load_queries(f"query q {{ {script} }}")
+    bound = Binder(scenario, source.path).bind(query)
+    state = bound.state
+    player = Player(scenario)
+    for phase, uses in bound.phases:
+        verdict = compare(scenario, state, phase, uses)
+        assert verdict.agree, f"{phase}: {verdict.detail}"
+        results, _ = player.play(state, phase, uses)
+        state = results[-1][0]

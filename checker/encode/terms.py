@@ -455,6 +455,9 @@ class Compiler:
                 return self.B(value)
             if isinstance(value, int):
                 return self.I(value)
+            if isinstance(value, frozenset):  # `set of role` (side, kind): fixed for the game
+                element = self.setting_keys[key].element.key
+                return ("set", [self.I(self.ids.value(element, v)) for v in sorted(value)])
             return self.I(self.ids.value("option", value))
         if key in self.memory_keys:
             m = self.memory_keys[key]
@@ -502,7 +505,16 @@ class Compiler:
             member = self.member(e.left, e.right, view)
             return member if e.op == "in" else Not(member)
         left, right = self.value(e.left, view), self.value(e.right, view)
+        if e.op in ("==", "!=") and isinstance(left, tuple) and isinstance(right, tuple):
+            # Two sets of constants (a `set of role` setting and a set written out).
+            same = And([self.member_of(x, right) for x in left[1]]
+                       + [self.member_of(x, left) for x in right[1]] or [self.B(True)])
+            return same if e.op == "==" else Not(same)
         return compare_op(e.op, left, right, self.ctx)
+
+    def member_of(self, value, coll):
+        """Whether a constant term is one of a ("set", terms) value's terms."""
+        return Or([Eq(value, x, self.ctx) for x in coll[1]]) if coll[1] else self.B(False)
 
     def member(self, item, collection, view: View):
         value = self.value(item, view)

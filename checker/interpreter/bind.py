@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .. import ast
 from ..errors import Diagnostic, SpecError
 from ..evaluate import Evaluator, State, initial_state
-from ..model import Scenario
+from ..model import BUILTIN_KINDS, Scenario
 from .phases import Phase, sequence
 
 
@@ -104,6 +104,24 @@ class Binder:
             return None
         return holders[ref.index - 1]
 
+    def _set_value(self, name: ast.Name, decl: ast.SettingDecl, expr) -> frozenset:
+        """The value of a set-valued setting in a query: {NAME, …}, each of the element kind."""
+        sc = self.scenario
+        element = decl.element.key
+        known = {"role": set(sc.role_by_key), "side": set(sc.side_by_key),
+                 "kind": {k.name.key for k in sc.kinds} | set(BUILTIN_KINDS)}[element]
+        if not isinstance(expr, ast.SetLit):
+            self.error(f"setting '{name.text}' is a set of {element}s, written {{NAME, NAME}}",
+                       expr.span)
+            return frozenset()
+        out = set()
+        for item in expr.items:
+            if not isinstance(item, ast.Ref) or item.name.key not in known:
+                self.error(f"setting '{name.text}' holds {element}s; this is not one", item.span)
+            else:
+                out.add(item.name.key)
+        return frozenset(out)
+
     def bind(self, q: ast.Query) -> BoundQuery:
         sc = self.scenario
         seats = self.seating(q)
@@ -126,6 +144,8 @@ class Binder:
             elif decl.type == "enum" and value not in {o.key for o in decl.options}:
                 self.error(f"setting '{name.text}' is one of: "
                            + ", ".join(o.text for o in decl.options), expr.span)
+            elif decl.type == "set":
+                value = self._set_value(name, decl, expr)
             settings[name.key] = value
         state = initial_state(sc, seats, settings)
         self._apply_state(q, state, seats)
