@@ -80,7 +80,7 @@ def And(*args):
         return _bool(True, _ctx_of(xs))
     if len(keep) == 1:
         return keep[0]
-    return z3.And(keep)
+    return _nary(z3.Z3_mk_and, keep)
 
 
 def Or(*args):
@@ -96,7 +96,16 @@ def Or(*args):
         return _bool(False, _ctx_of(xs))
     if len(keep) == 1:
         return keep[0]
-    return z3.Or(keep)
+    return _nary(z3.Z3_mk_or, keep)
+
+
+def _nary(make, args):
+    """z3.And / z3.Or over boolean terms of one context, without z3's per-argument coercion."""
+    ctx = args[0].ctx
+    array = (z3.Ast * len(args))()
+    for i, a in enumerate(args):
+        array[i] = a.as_ast()
+    return z3.BoolRef(make(ctx.ref(), len(args), array), ctx)
 
 
 def Not(x):
@@ -332,6 +341,7 @@ class Compiler:
         self._true, self._false = z3.BoolVal(True, self.ctx), z3.BoolVal(False, self.ctx)
         self._ints: dict = {}
         self._skip_ok: dict = {}
+        self._groups: dict = {}
 
     def B(self, value: bool):
         return self._true if value else self._false
@@ -346,6 +356,15 @@ class Compiler:
 
     def in_group(self, view: View, key: str, seat: int):
         """Whether seat belongs to a side (as counted for wins) or has a role."""
+        st = view.state
+        # The same role and side terms give the same answer: built once.
+        memo = (key, st["role"][seat].get_id(), st["side"][seat].get_id())
+        known = self._groups.get(memo)
+        if known is None:
+            known = self._groups[memo] = (self._in_group(view, key, seat), st["role"][seat], st["side"][seat])
+        return known[0]
+
+    def _in_group(self, view: View, key: str, seat: int):
         st = view.state
         if key == "all":
             return self.B(True)
