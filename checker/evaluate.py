@@ -52,6 +52,9 @@ class State:
     readings: dict = field(default_factory=dict)
     # (ability, seat) -> blocked uses not known to count against the limits (`blocked uses unspecified`)
     uses_open: dict = field(default_factory=dict)
+    # (ability, seat) -> the phases of the ability in a row, up to the last one played, in
+    # which the seat made no use of it (only for the abilities a spec asks `idle(p, A)` of)
+    idle: dict = field(default_factory=dict)
 
     def clone(self) -> "State":
         return State(
@@ -62,7 +65,7 @@ class State:
             self_uses=dict(self.self_uses), last_targets=dict(self.last_targets),
             pending=self.pending, delayed=self.delayed, links=dict(self.links),
             revealed=self.revealed, phase_index=self.phase_index, drawn=self.drawn,
-            readings=dict(self.readings), uses_open=dict(self.uses_open))
+            readings=dict(self.readings), uses_open=dict(self.uses_open), idle=dict(self.idle))
 
     def key(self) -> tuple:
         """A hashable summary, to tell apart outcomes that differ in anything that matters."""
@@ -73,7 +76,7 @@ class State:
                 tuple(sorted(self.self_uses.items())), self.pending,
                 tuple(sorted(self.links.items())), tuple(sorted(self.revealed)), tuple(sorted(self.drawn)),
                 tuple(sorted((k, tuple(sorted(v))) for k, v in self.readings.items())),
-                tuple(sorted(self.uses_open.items())))
+                tuple(sorted(self.uses_open.items())), tuple(sorted(self.idle.items())))
 
 
 def _freeze(value):
@@ -233,6 +236,8 @@ class Evaluator:
             return s.items.get((args[1], args[0]))
         if name == "setting":
             return s.settings.get(args[0])
+        if name == "idle":
+            return s.idle.get((args[1], args[0]), 0)
         if name == "uses":
             return sum(n for (a, _), n in s.uses.items() if a == args[0])
         if name == "linked":

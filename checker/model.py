@@ -232,6 +232,9 @@ class Scenario:
     # Wins the rulebook does not write (`win SIDE unspecified "why" [when COND]`): reported as
     # undefined at a check point where COND holds, never read as "cannot win".
     open_wins: tuple[ast.WinDecl, ...] = ()
+    # Abilities whose history a spec reads (`idle(p, A)`): the state counts, per player, the
+    # phases of A in a row in which he made no use of it.
+    idle_abilities: tuple[str, ...] = ()
 
     def win_readings(self, win: ast.WinDecl) -> tuple[tuple[str, ...], ...]:
         """The readings of when this win is checked: its own, else the phases'."""

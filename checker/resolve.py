@@ -64,6 +64,11 @@ FUNCTIONS = {
     "linked": ((PLAYER,), PLAYER),
     "blocked": ((PLAYER,), BOOL),
     "setting": ((OPTION,), ANY),
+    # History: the phases of the ability in a row, up to the last one played, in which the
+    # player made no use of it; and whether he made a use of it in the phase being resolved
+    # (a use a block took away counts as made).
+    "idle": ((PLAYER, ABILITY), INT),
+    "acted": ((PLAYER, ABILITY), BOOL),
 }
 # `chosen(p, A)` reads the other choices of the phase: only legality conditions may ask it.
 CHOICES_IN_VIEW = "chosen ok"  # a scope marker no name can spell (names have no spaces)
@@ -109,6 +114,7 @@ class Resolver:
         self.diagnostics: list[Diagnostic] = []
         self.spaces: dict[str, dict[str, Symbol]] = {}
         self.counters: dict[str, Span | None] = {}
+        self.idle_abilities: dict[str, None] = {}  # abilities whose history `idle(p, A)` reads
 
     # -------------------------------------------------------------- reporting
 
@@ -240,7 +246,7 @@ class Resolver:
             memories=tuple(get(ast.MemoryDecl)), wakes=tuple(get(ast.WakeDecl)),
             resolves=tuple(get(ast.ResolveDecl)), prechecks=tuple(get(ast.PrecheckDecl)),
             cites=tuple(_walk_cites(self.spec.decls)), span=head.span,
-            acknowledgements=acknowledgements)
+            acknowledgements=acknowledgements, idle_abilities=tuple(self.idle_abilities))
 
     def _acknowledgement(self, d: ast.AcknowledgeDecl, days) -> Acknowledgement | None:
         from .registry import CODES
@@ -978,6 +984,16 @@ class Resolver:
         self.error(f"this arm is {_a(typ)}, but the earlier arms are not", expr.span)
         return so_far
 
+    def _history_ability(self, e: ast.Call, d: ast.AbilityDecl) -> None:
+        """`idle(p, A)` and `acted(p, A)` follow a player's own uses of an ability at its phases."""
+        when = [c for c in d.clauses if c.keyword in ("at", "on")]
+        if d.is_card or any(c.keyword == "on" for c in when) or not when:
+            self.error(f"'{e.func.text}' follows the uses of an ability at its phases; "
+                       f"'{d.name.text}' is a card or is triggered", e.args[1].span)
+            return
+        if e.func.key == "idle":
+            self.idle_abilities.setdefault(d.name.key, None)
+
     def _call(self, e: ast.Call, scope: Scope) -> str | None:
         key = e.func.key
         if key not in FUNCTIONS:
@@ -998,7 +1014,9 @@ class Resolver:
         for arg, want in zip(e.args, params):
             if want == ABILITY:
                 if isinstance(arg, ast.Ref):
-                    self.lookup(arg.name, ("ability",), "ability")
+                    sym = self.lookup(arg.name, ("ability",), "ability")
+                    if sym is not None and key in ("idle", "acted"):
+                        self._history_ability(e, sym.node)
                 else:
                     self.error("expected the name of an ability", arg.span)
             elif want == KIND and isinstance(arg, ast.Ref) and arg.name.key in PROTECTABLE:

@@ -21,7 +21,7 @@ CASES = {
     "commando": (ROOT / "specs" / "commando.mafia", 10),
     "lab": (ROOT / "tests" / "fixtures" / "lab.mafia", 8),
     "wins": (ROOT / "tests" / "fixtures" / "wins.mafia", 8),
-    "host": (ROOT / "tests" / "fixtures" / "host.mafia", 6),
+    "host": (ROOT / "tests" / "fixtures" / "host.mafia", 8),
 }
 SCENARIOS = {name: load(str(path)) for name, (path, _) in CASES.items()}
 
@@ -119,6 +119,15 @@ def test_agreement_on_nostradamus_with_cards_and_delays(seed):
     "setting belle_blocks = {}\nnight 1 { charm on boss  shot on doc }",
     "setting doc_heals = {stab}\nnight 1 { charm on doc  stab on doc  shot on citizen@1  heal on doc }",
     "setting doc_heals = {stab, shot}\nnight 1 { stab on doc  shot on citizen@1  heal on citizen@1 }",
+    # idle(p, A) and acted(p, A): the Thug who skips a third night is removed; a blocked
+    # stab is a stab made; a Belle idle two nights in a row is marked.
+    "night 1 { shot on citizen@1  charm on boss }\nday 1 { vote none }\n"
+    "night 2 { shot on citizen@2  charm on boss }\nday 2 { vote none }\n"
+    "night 3 { shot on belle  charm on boss }",
+    "night 1 { shot on citizen@1  charm on boss }\nday 1 { vote none }\n"
+    "night 2 { shot on citizen@2  charm on thug }\nday 2 { vote none }\n"
+    "night 3 { shot on belle  stab on boss  charm on thug }",
+    "night 1 { shot on citizen@1 }\nday 1 { vote none }\nnight 2 { shot on citizen@2 }",
 ])
 def test_agreement_on_host_settings_and_history(script):
     scenario = SCENARIOS["host"]

@@ -605,6 +605,9 @@ class Compiler:
             return view.events.get(("used", e.args[0].name.key), self.B(False))
         if name == "uses":
             raise Unsupported(f"{name}()", e.span)
+        if name == "idle":
+            seat = self.value(e.args[0], view)
+            return pick(seat, [st["idle"][(e.args[1].name.key, s)] for s in range(self.n)])
         if name == "leaves":
             if view.env.get("__no_leaves"):
                 raise Unsupported("exit rules that depend on who leaves (leaves())", e.span)
@@ -620,7 +623,7 @@ class Compiler:
             else:
                 args.append(("term", self.value(a, view)))
         if name in ("kill", "save", "protect", "block", "inquire", "voted", "blocked", "attacked_by", "targeted",
-                    "chosen"):
+                    "chosen", "acted"):
             seat = args[0][1]
             rest = tuple(v for kind, v in args[1:])
             if name == "attacked_by":

@@ -188,6 +188,8 @@ class Game:
             tag = "_".join(map(str, key)) if isinstance(key, tuple) else key
             st["delay"][(owner, index, key)] = self.int(f"{p}delay_{owner}_{index}_{tag}")
             st["delay_target"][(owner, index, key)] = self.int(f"{p}delaytgt_{owner}_{index}_{tag}")
+        # `idle(p, A)`: per player, A's phases in a row with no use of it by him
+        st["idle"] = {(a, s): self.int(f"{p}idle_{a}_{s}") for a in sc.idle_abilities for s in range(n)}
         for a in sc.abilities:
             for key in self._actor_keys(a):
                 st["uses"][(a.key, key)] = self.int(f"{p}uses_{a.key}_{key}")
@@ -236,6 +238,8 @@ class Game:
             self.add(var == state0.self_uses.get(key, 0))
         for key, var in st["uses_open"].items():
             self.add(var == state0.uses_open.get(key, 0))
+        for key, var in st["idle"].items():
+            self.add(var == state0.idle.get(key, 0))
         for (a, k, kind), seats in st["last"].items():
             for s in range(self.n):
                 self.add(Not(seats[s]) if not state0.last_targets.get((a, k)) else
@@ -645,6 +649,10 @@ class Game:
         F = self.B(False)
         events = Events(self.ctx)
         ev = events.add
+        for u in uses:  # `acted(p, A)`: a choice made this phase, taken effect or not
+            if u.actor is not None:
+                for s in range(n):
+                    ev(("acted", s, u.ability.key), And(u.used, Eq(u.actor, s, self.ctx)))
 
         # ---- effects falling due now (`after N …`), applied before anything else
         early_attacks, early_strict, early_writes = [], [], []
@@ -1264,6 +1272,13 @@ class Game:
                 targets = self.env_of(u).get("targets")
                 st["last"][lk] = [And(u.used, targets.member[s]) if targets is not None else self.B(False)
                                   for s in range(self.n)]
+        if st["idle"]:
+            st["idle"] = dict(cur["idle"])
+            for a_key, s in sorted(st["idle"]):
+                if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[a_key].phases):
+                    acted = Or([And(u.used, Eq(u.actor, s, self.ctx)) for u in pv.uses
+                                if u.ability.key == a_key and u.actor is not None] or [self.B(False)])
+                    st["idle"][(a_key, s)] = If(acted, self.I(0), cur["idle"][(a_key, s)] + 1)
         cards = [u for u in pv.uses if u.ability.is_card]
         if cards:
             st["drawn"] = list(cur["drawn"])
@@ -1395,7 +1410,7 @@ class Game:
             for c in self.counter_names:
                 eq(S2["counters"][s], c, cur["counters"][s][c], S["counters"][s][c])
         for table in ("items", "mone", "mint", "uses", "self_uses", "pending", "delay", "delay_target",
-                      "readings", "uses_open"):
+                      "readings", "uses_open", "idle"):
             for key in S2[table]:
                 eq(S2[table], key, cur[table][key], S[table][key])
         for table in ("mset", "last"):

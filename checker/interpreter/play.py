@@ -370,6 +370,11 @@ class Player:
                 if blocked and ability.blocked_uses == "open":
                     state.uses_open[("self",) + key] = state.uses_open.get(("self",) + key, 0) + 1
             state.last_targets[key] = ((phase.kind, phase.number), tuple(u.targets))
+        for key in self.sc.idle_abilities:  # `idle(p, A)`: A's phases in a row with no use by p
+            if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[key].phases):
+                acted = {u.actor for u in uses if u.ability == key}
+                for seat in range(len(state.roles)):
+                    state.idle[(key, seat)] = 0 if seat in acted else state.idle.get((key, seat), 0) + 1
         state.pending = tuple(p for p in state.pending if p[2] != phase.kind)
         for entry in sorted(report.due_next):
             ability_key, seat, phase_kind = entry

@@ -260,6 +260,8 @@ class Resolver:
         ability = self.abilities[step]
         active = []
         for u in uses:
+            if u.actor is not None:
+                sc.events.add(("acted", u.actor, step))  # a choice made, taken effect or not
             if not ability.is_card and any(t.timing == "immediately" for t in ability.triggers) and \
                     not any(p.phase.key == self.phase.kind for p in ability.phases) and \
                     not pending_for(sc.state, step, u.actor, self.phase) and \
