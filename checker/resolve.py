@@ -313,10 +313,11 @@ class Resolver:
                     table = self.spaces.setdefault("variant", {})
                     table.setdefault(variant.key, Symbol("variant", variant.key, variant.span, VARIANT))
             elif isinstance(d, ast.KindDecl):
-                if d.name.key in BUILTIN_KINDS:
+                if d.name.key in BUILTIN_KINDS and d.label is None:
                     self.error(f"'{d.name.text}' is a built-in kind of exit and needs no declaration",
-                               d.name.span)
-                self.declare("kind", d.name, KIND, d)
+                               d.name.span, f"to give it the rulebook's name, write "
+                               f"`kind {d.name.text} \"LABEL\"`")
+                self.declare("kind", d.name, KIND, d)  # a built-in one declared: its label
             elif isinstance(d, ast.MemoryDecl):
                 typ = {"player": PLAYER, "players": PLAYERS, "int": INT, "role": ROLE}[d.type]
                 self.declare("memory", d.name, typ, d)

@@ -224,7 +224,8 @@ class Ids:
     def __init__(self, scenario: Scenario):
         self.roles = [r.key for r in scenario.roles]
         self.sides = [s.key for s in scenario.sides]
-        self.kinds = [k.name.key for k in scenario.kinds] + list(BUILTIN_KINDS)
+        self.kinds = [k.name.key for k in scenario.kinds if k.name.key not in BUILTIN_KINDS] \
+            + list(BUILTIN_KINDS)  # a built-in kind declared only to give it a label
         self.items = [i.name.key for i in scenario.items]
         self.variants = {i.name.key: [v.key for v, _ in i.variants] for i in scenario.items}
         options: dict[str, None] = {}

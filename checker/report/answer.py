@@ -30,11 +30,11 @@ class Names:
         return a.display if a else key
 
     def kind(self, key: str) -> str:
-        if key == "vote":
-            return "the vote"
         for k in self.sc.kinds:
             if k.name.key == key:
                 return k.label or k.name.text
+        if key == "vote":
+            return "the vote"
         return key
 
     def source(self, key: str) -> str:
