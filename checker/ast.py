@@ -100,6 +100,7 @@ class Count:
     var: Name
     cond: "Expr"
     span: Span = spanned()
+    within: "Expr | None" = None  # `count(r in SET where …)`; None: every player
 
 
 @dataclass(frozen=True)

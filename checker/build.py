@@ -937,6 +937,8 @@ class _Builder(Transformer):
         return ast.SetLit(tuple(c for c in children if c is not None), self._span(meta))
 
     def count(self, meta, children):
+        if len(children) == 3:  # count(x in SET where …)
+            return ast.Count(children[0], children[2], self._span(meta), children[1])
         return ast.Count(children[0], children[1], self._span(meta))
 
     def by_table(self, meta, children):

@@ -197,8 +197,8 @@ class Evaluator:
         if isinstance(e, ast.SetLit):
             return frozenset(self.value(i, env) for i in e.items)
         if isinstance(e, ast.Count):
-            return sum(1 for seat in range(len(s.roles))
-                       if self.value(e.cond, {**env, e.var.key: seat}))
+            within = range(len(s.roles)) if e.within is None else self.value(e.within, env)
+            return sum(1 for x in within if self.value(e.cond, {**env, e.var.key: x}))
         if isinstance(e, ast.ByTable):
             subject = self.value(e.subject, env)
             for case in e.cases:

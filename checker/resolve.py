@@ -952,7 +952,17 @@ class Resolver:
                 return PLAYERS
             return types.pop() if len(types) == 1 else ANY
         if isinstance(e, ast.Count):
-            inner = scope.child(**{e.var.key: (PLAYER, e.var.span)})
+            element = PLAYER
+            if e.within is not None:
+                within = self.infer(e.within, scope)
+                if isinstance(e.within, ast.SetLit):
+                    element = within if within not in (PLAYERS, None) else PLAYER
+                elif within in SET_TYPES:
+                    element = SET_TYPES[within]
+                elif within not in (PLAYERS, ANY, None):
+                    self.error(f"`count({e.var.text} in …)` needs a set, not {_a(within)}",
+                               e.within.span)
+            inner = scope.child(**{e.var.key: (element, e.var.span)})
             self.expect(e.cond, inner, BOOL)
             return INT
         if isinstance(e, ast.ByTable):

@@ -410,8 +410,15 @@ class Compiler:
             items = [self.value(i, view) for i in e.items]
             return ("set", items)
         if isinstance(e, ast.Count):
-            return count_of([self.value(e.cond, view.with_env(**{e.var.key: s})) for s in range(self.n)],
-                            self.ctx)
+            if e.within is not None and self._constant_set(e.within, view):
+                # count(r in SET where …) over roles (sides, kinds): one term per element
+                keys = sorted({number(x) for x in self.value(e.within, view)[1]})
+                return count_of([self.value(e.cond, view.with_env(**{e.var.key: self.I(k)}))
+                                 for k in keys], self.ctx)
+            within = None if e.within is None else self.seats_of(self.value(e.within, view))
+            return count_of([And(within.member[s], self.value(e.cond, view.with_env(**{e.var.key: s})))
+                             if within is not None else self.value(e.cond, view.with_env(**{e.var.key: s}))
+                             for s in range(self.n)], self.ctx)
         if isinstance(e, ast.ByTable):
             subject = self.value(e.subject, view)
             result = self.I(0)
@@ -531,6 +538,14 @@ class Compiler:
                        + [self.member_of(x, left) for x in right[1]] or [self.B(True)])
             return same if e.op == "==" else Not(same)
         return compare_op(e.op, left, right, self.ctx)
+
+    def _constant_set(self, e, view: View) -> bool:
+        """Whether an expression is a set of roles, sides or kinds known before the game."""
+        if isinstance(e, ast.Ref) and e.name.key not in view.env and e.name.key in self.setting_keys:
+            return self.setting_keys[e.name.key].type == "set"
+        return isinstance(e, ast.SetLit) and all(
+            isinstance(i, ast.Ref) and i.name.key not in view.env and self.ids.constant(i.name.key) is not None
+            for i in e.items)
 
     def member_of(self, value, coll):
         """Whether a constant term is one of a ("set", terms) value's terms."""
