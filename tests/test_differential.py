@@ -128,6 +128,8 @@ def test_agreement_on_nostradamus_with_cards_and_delays(seed):
     "night 2 { shot on citizen@2  charm on thug }\nday 2 { vote none }\n"
     "night 3 { shot on belle  stab on boss  charm on thug }",
     "night 1 { shot on citizen@1 }\nday 1 { vote none }\nnight 2 { shot on citizen@2 }",
+    "night 1 { stab on citizen@1 }\nday 1 { vote none }\nnight 2 { stab on citizen@2 }",
+    "night 1 { shot by thug on citizen@1 }\nday 1 { vote none }\nnight 2 { stab on citizen@2 }",
     # count(x in SET where …) over a set of kinds and a set of players; the labelled vote exit.
     "setting doc_heals = {shot, stab}\nnight 1 { shot on citizen@1  stab on citizen@2  heal on doc }\n"
     "day 1 { vote doc }\nnight 2 { shot on citizen@3 }",

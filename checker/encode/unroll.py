@@ -651,8 +651,9 @@ class Game:
         ev = events.add
         for u in uses:  # `acted(p, A)`: a choice made this phase, taken effect or not
             if u.actor is not None:
-                for s in range(n):
-                    ev(("acted", s, u.ability.key), And(u.used, Eq(u.actor, s, self.ctx)))
+                for s in range(n):  # a team's use counts for every player
+                    ev(("acted", s, u.ability.key),
+                       And(u.used, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True)))
 
         # ---- effects falling due now (`after N …`), applied before anything else
         early_attacks, early_strict, early_writes = [], [], []
@@ -1276,8 +1277,9 @@ class Game:
             st["idle"] = dict(cur["idle"])
             for a_key, s in sorted(st["idle"]):
                 if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[a_key].phases):
-                    acted = Or([And(u.used, Eq(u.actor, s, self.ctx)) for u in pv.uses
-                                if u.ability.key == a_key and u.actor is not None] or [self.B(False)])
+                    acted = Or([And(u.used, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True))
+                                for u in pv.uses if u.ability.key == a_key and u.actor is not None]
+                               or [self.B(False)])
                     st["idle"][(a_key, s)] = If(acted, self.I(0), cur["idle"][(a_key, s)] + 1)
         cards = [u for u in pv.uses if u.ability.is_card]
         if cards:
@@ -1531,6 +1533,11 @@ def max_targets(a: Ability) -> int:
             return max(bound(c.value) for c in e.cases)
         raise Unsupported("a number of targets that is not a number or a table", e.span)
     return bound(a.target_count) if a.target_count is not None else 0
+
+
+def _team_use(u: Use) -> bool:
+    """A use of an ability `by team NAME`: `idle` and `acted` count it for every player."""
+    return u.ability.actor is not None and u.ability.actor.kind == "team"
 
 
 def _snapshot(st: dict) -> dict:

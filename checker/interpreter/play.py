@@ -373,6 +373,8 @@ class Player:
         for key in self.sc.idle_abilities:  # `idle(p, A)`: A's phases in a row with no use by p
             if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[key].phases):
                 acted = {u.actor for u in uses if u.ability == key}
+                if acted and _by_team(self.sc.ability_by_key[key]):
+                    acted = set(range(len(state.roles)))  # a team's use is each player's
                 for seat in range(len(state.roles)):
                     state.idle[(key, seat)] = 0 if seat in acted else state.idle.get((key, seat), 0) + 1
         state.pending = tuple(p for p in state.pending if p[2] != phase.kind)
@@ -519,3 +521,9 @@ def _distinct(outcomes: list[Outcome]) -> list[Outcome]:
             seen.add(key)
             out.append(o)
     return out
+
+
+def _by_team(ability) -> bool:
+    """Whether a team uses the ability (`by team NAME`): `idle` and `acted` count its uses
+    for every player, the pick being the team's and not one member's."""
+    return ability.actor is not None and ability.actor.kind == "team"

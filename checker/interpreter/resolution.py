@@ -260,8 +260,10 @@ class Resolver:
         ability = self.abilities[step]
         active = []
         for u in uses:
-            if u.actor is not None:
-                sc.events.add(("acted", u.actor, step))  # a choice made, taken effect or not
+            if u.actor is not None:  # a choice made, taken effect or not; a team's is everyone's
+                team = ability.actor is not None and ability.actor.kind == "team"
+                for seat in (range(len(sc.state.roles)) if team else (u.actor,)):
+                    sc.events.add(("acted", seat, step))
             if not ability.is_card and any(t.timing == "immediately" for t in ability.triggers) and \
                     not any(p.phase.key == self.phase.kind for p in ability.phases) and \
                     not pending_for(sc.state, step, u.actor, self.phase) and \
