@@ -796,6 +796,10 @@ class _Builder(Transformer):
         return self._state(meta, "counter", player=children[0], name=children[1],
                            number=children[2].value)
 
+    def st_idle(self, meta, children):
+        return self._state(meta, "idle", player=children[0], name=children[1],
+                           number=children[2].value)
+
     def st_role(self, meta, children):
         return self._state(meta, "role", player=children[0], name=children[1])
 

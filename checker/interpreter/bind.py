@@ -167,6 +167,12 @@ class Binder:
                 if item.name.key not in state.counters[seat]:
                     self.error(f"{item.player} has no counter '{item.name.text}'", item.name.span)
                 state.counters[seat][item.name.key] = item.number
+            elif item.verb == "idle":  # `idle P ABILITY = N`: the nights he has skipped it
+                if item.name.key not in sc.idle_abilities:
+                    self.error(f"'{item.name.text}' is not an ability whose history the spec "
+                               "reads with idle(p, …)", item.name.span)
+                    continue
+                state.idle[(item.name.key, seat)] = item.number
             elif item.verb == "role":
                 if item.name.key not in sc.role_by_key:
                     self.error(f"unknown role '{item.name.text}'", item.name.span)
