@@ -145,3 +145,24 @@ def test_agreement_on_host_settings_and_history(script):
         assert verdict.agree, f"{phase}: {verdict.detail}"
         results, _ = player.play(state, phase, uses)
         state = results[-1][0]
+
+
+@pytest.mark.parametrize("script", [
+    # Seed 002: the skip removal of step 12 (idle/acted, a team's pick, a blocked heal) and
+    # the host's sets (which roles Beauty blocks, which attacks the Doctor heals).
+    "composition 10  state { idle mafioso mafia_kill = 2 }  from night 3  night 3 { don_kill on civilian }",
+    "composition 8  state { idle doctor doctor_heal = 2 }  from night 3\n"
+    "night 3 { beauty_block on doctor  doctor_heal on commissar  mafia_kill on civilian@1 }",
+    "composition 12  state { idle mafioso@2 mafia_kill = 2 }  from night 3\n"
+    "night 3 { mafia_kill by mafioso@1 on immortal }",
+    "composition 8  setting beauty_blocks = {mafioso, don, maniac_killer, commissar}\n"
+    "setting doctor_heals = {yakuza_shot, maniac_stab}\n"
+    "night 1 { beauty_block on doctor  mafia_kill on commissar  doctor_heal on commissar  maniac_kill on beauty }",
+])
+def test_agreement_on_night_of_mafia_settings_and_skips(script):
+    scenario = load(str(ROOT / "specs" / "night_of_mafia.mafia"))
+    source, (query,) = load_queries(f"query q {{ {script} }}")
+    bound = Binder(scenario, source.path).bind(query)
+    phase, uses = bound.phases[0]
+    verdict = compare(scenario, bound.state, phase, uses)
+    assert verdict.agree, verdict.detail
