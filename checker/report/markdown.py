@@ -23,7 +23,9 @@ def render(results: list[FileResult], show_suppressed: bool = True) -> str:
             continue
         counts: dict[str, int] = {}
         for f in r.findings:
-            column = f.kind if f.gating else f.suppression.kind
+            # Notes (how far a search went) are not findings of their kind: own column.
+            column = (f.suppression.kind if not f.gating
+                      else "notes" if f.severity == "info" else f.kind)
             counts[column] = counts.get(column, 0) + 1
         summary.append((r.path, counts))
     kinds = sorted({k for _, c in summary for k in c})
