@@ -26,6 +26,19 @@ CASES = {
 SCENARIOS = {name: load(str(path)) for name, (path, _) in CASES.items()}
 
 
+def agree_along(scenario, script: str) -> None:
+    """Every phase of a scripted game: the encoding allows exactly the interpreter's outcomes."""
+    source, (query,) = load_queries(f"query q {{ {script} }}")
+    bound = Binder(scenario, source.path).bind(query)
+    state = bound.state
+    player = Player(scenario)
+    for phase, uses in bound.phases:
+        verdict = compare(scenario, state, phase, uses)
+        assert verdict.agree, f"{phase}: {verdict.detail}"
+        results, _ = player.play(state, phase, uses)
+        state = results[-1][0]
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 @given(seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -89,16 +102,7 @@ def test_agreement_on_a_choice_forbidden_by_another_choice(phase_text, legal):
     "night 1 { shot on citizen@1 }\nday 1 { vote doc }",
 ])
 def test_agreement_on_win_readings_and_blocked_uses(script):
-    scenario = SCENARIOS["wins"]
-    source, (query,) = load_queries(f"query q {{ {script} }}")
-    bound = Binder(scenario, source.path).bind(query)
-    state = bound.state
-    player = Player(scenario)
-    for phase, uses in bound.phases:
-        verdict = compare(scenario, state, phase, uses)
-        assert verdict.agree, f"{phase}: {verdict.detail}"
-        results, _ = player.play(state, phase, uses)
-        state = results[-1][0]
+    agree_along(SCENARIOS["wins"], script)
 
 
 @pytest.mark.parametrize("seed", [3, 11])
@@ -135,16 +139,7 @@ def test_agreement_on_nostradamus_with_cards_and_delays(seed):
     "day 1 { vote doc }\nnight 2 { shot on citizen@3 }",
 ])
 def test_agreement_on_host_settings_and_history(script):
-    scenario = SCENARIOS["host"]
-    source, (query,) = load_queries(f"query q {{ {script} }}")
-    bound = Binder(scenario, source.path).bind(query)
-    state = bound.state
-    player = Player(scenario)
-    for phase, uses in bound.phases:
-        verdict = compare(scenario, state, phase, uses)
-        assert verdict.agree, f"{phase}: {verdict.detail}"
-        results, _ = player.play(state, phase, uses)
-        state = results[-1][0]
+    agree_along(SCENARIOS["host"], script)
 
 
 @pytest.mark.parametrize("script", [

@@ -67,36 +67,29 @@ def _ctx_of(xs):
     return None
 
 
-def And(*args):
+def _connective(args, absorbing: bool, mk):
+    """`and` (absorbing False) or `or` (absorbing True), folding operands whose value is known."""
     xs = _args(args)
     keep = []
     for x in xs:
         v = truth(x)
-        if v is False:
-            return x if isinstance(x, z3.ExprRef) else _bool(False, _ctx_of(xs))
+        if v is absorbing:
+            return x if isinstance(x, z3.ExprRef) else _bool(absorbing, _ctx_of(xs))
         if v is None:
             keep.append(x)
     if not keep:
-        return _bool(True, _ctx_of(xs))
+        return _bool(not absorbing, _ctx_of(xs))
     if len(keep) == 1:
         return keep[0]
-    return _nary(z3.Z3_mk_and, keep)
+    return _nary(mk, keep)
+
+
+def And(*args):
+    return _connective(args, False, z3.Z3_mk_and)
 
 
 def Or(*args):
-    xs = _args(args)
-    keep = []
-    for x in xs:
-        v = truth(x)
-        if v is True:
-            return x if isinstance(x, z3.ExprRef) else _bool(True, _ctx_of(xs))
-        if v is None:
-            keep.append(x)
-    if not keep:
-        return _bool(False, _ctx_of(xs))
-    if len(keep) == 1:
-        return keep[0]
-    return _nary(z3.Z3_mk_or, keep)
+    return _connective(args, True, z3.Z3_mk_or)
 
 
 def _nary(make, args):
