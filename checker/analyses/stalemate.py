@@ -175,7 +175,7 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
     from ..interpreter.phases import sequence
     game = enc.game
     try:
-        const = Game(enc.sc, game.seats, M, start=state, first_phase=start, symmetry=False)
+        const = Game(enc.sc, game.seats, M, start=state, first_phase=start, symmetry=False, built=0)
     except Unsupported:
         return False
     expected = sequence(enc.sc, initial_state(enc.sc, game.seats), start + M)[start:]
@@ -183,10 +183,22 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
         return False
     if _constant_values(const.states[0]) != X:
         return False
+    # Phase by phase: a win within fewer phases is a win within M, and the later phases,
+    # the costly ones to build, are then never built.
     solver = make_solver(const.ctx, Limits(enc.options.timeout, enc.options.rlimit))
     solver.add(const.constraints)
-    result = Windows.ask(solver, z3.Or([st["winner"] != NONE for st in const.states[1:]]))
-    return result.status == "sat"
+    added = len(const.constraints)
+    for _ in range(M):
+        try:
+            const.extend()
+        except Unsupported:
+            return False
+        solver.add(const.constraints[added:])
+        added = len(const.constraints)
+        result = Windows.ask(solver, const.states[-1]["winner"] != NONE)
+        if result.status == "sat":
+            return True
+    return False
 
 
 def _constant_values(st: dict) -> dict | None:

@@ -68,7 +68,7 @@ class Game:
     def __init__(self, scenario: Scenario, seats: tuple[str, ...], length: int,
                  settings: dict | None = None, ctx: z3.Context | None = None,
                  symmetry: bool = True, start: State | None = None, first_phase: int = 0,
-                 free_start: bool = False):
+                 free_start: bool = False, built: int | None = None):
         # free_start: the first state is any well-formed state (see _well_formed), not the
         # game's start; `start` then only fixes the settings and the phase sequence. For
         # induction proofs (encode/induction.py).
@@ -100,13 +100,21 @@ class Game:
         # marks[t]: how many constraints define the game up to phase t (inclusive), so a
         # solver can take the phases one at a time (incremental unrolling).
         self.marks: list[int] = []
-        for t, phase in enumerate(self.phases):
-            nxt = self._state_vars(t + 1)
-            self.states.append(nxt)
-            self.vars.append(self._phase(t, phase, self.states[t], nxt))
-            self.marks.append(len(self.constraints))
+        # built: how many phases to build now (the rest one at a time with `extend`, for a
+        # question that may be answered before the last phase).
+        for _ in range(len(self.phases) if built is None else min(built, len(self.phases))):
+            self.extend()
         if symmetry and start is None and not free_start:
+            assert len(self.vars) == len(self.phases), "symmetry breaking needs every phase built"
             self._break_symmetry()
+
+    def extend(self) -> None:
+        """Build the next phase (and the state after it)."""
+        t = len(self.vars)
+        nxt = self._state_vars(t + 1)
+        self.states.append(nxt)
+        self.vars.append(self._phase(t, self.phases[t], self.states[t], nxt))
+        self.marks.append(len(self.constraints))
 
     # -------------------------------------------------------------- basics
 
