@@ -18,7 +18,7 @@ from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.resolution import STATE_WRITES, _flat, _has_exit, _is_blocking_effects, _rule_at
 from ..model import Ability, Scenario
 from .terms import (And, Compiler, Eq, Events, Ids, If, Implies, Not, Or, Seats, Unsupported, View,
-                    compare_op, count_of, number, pick, truth)
+                    compare_op, count_of, number, pick, register_domain, truth)
 
 NONE = -1
 
@@ -1476,6 +1476,7 @@ class Game:
                     ceiling[c.key] = max(ceiling.get(c.key, 0), c.initial.value)
                 else:
                     ceiling[c.key] = None
+        self._small_domains(st, roles_of)
         for s in range(n):
             self.add(Or([st["role"][s] == ids.roles.index(r) for r in sorted(roles_of[s])]))
             self.add(And(st["side"][s] >= NONE, st["side"][s] < len(ids.sides)))
@@ -1506,6 +1507,24 @@ class Game:
             self.add(And(st["delay_target"][(owner, index, key)] >= NONE,
                             st["delay_target"][(owner, index, key)] < n))
         self.add(And(st["winner"] >= NONE, st["winner"] < len(ids.sides)))
+
+    SMALL_DOMAIN = 2  # roles a seat can have, at most, for its role to become a choice term
+
+    def _small_domains(self, st: dict, roles_of: dict) -> None:
+        """A seat's role, when it can be only one or two roles, as a constant or as
+        If(choice, r1, r0) whose comparisons with a role fold (terms.register_domain): a rule
+        about another role then costs nothing for that seat, as it would from a known start.
+        The same values as the variable with its range constraint."""
+        ids = self.ids
+        for s in range(self.n):
+            values = sorted(ids.roles.index(r) for r in roles_of[s])
+            if len(values) == 1:
+                st["role"][s] = self.I(values[0])
+            elif len(values) <= self.SMALL_DOMAIN:
+                choice = self.bool(f"t0_rolechoice{s}")
+                term = z3.If(choice, self.I(values[1]), self.I(values[0]))
+                register_domain(term, {values[1]: choice, values[0]: Not(choice)})
+                st["role"][s] = term
 
     # -------------------------------------------------------------- symmetry
 
