@@ -1511,19 +1511,26 @@ class Game:
     SMALL_DOMAIN = 2  # roles a seat can have, at most, for its role to become a choice term
 
     def _small_domains(self, st: dict, roles_of: dict) -> None:
-        """A seat's role, when it can be only one or two roles, as a constant or as
-        If(choice, r1, r0) whose comparisons with a role fold (terms.register_domain): a rule
-        about another role then costs nothing for that seat, as it would from a known start.
-        The same values as the variable with its range constraint."""
+        """A seat's role, when it can be only a few roles, as a constant or as an If-chain
+        If(c1, r1, If(c2, r2, r0)) whose comparisons with a role fold to the choices that give
+        it (terms.register_domain): a rule about another role then costs nothing for that
+        seat, as it would from a known start. The same values as the variable with its range
+        constraint."""
         ids = self.ids
         for s in range(self.n):
             values = sorted(ids.roles.index(r) for r in roles_of[s])
             if len(values) == 1:
                 st["role"][s] = self.I(values[0])
             elif len(values) <= self.SMALL_DOMAIN:
-                choice = self.bool(f"t0_rolechoice{s}")
-                term = z3.If(choice, self.I(values[1]), self.I(values[0]))
-                register_domain(term, {values[1]: choice, values[0]: Not(choice)})
+                choices = [self.bool(f"t0_rolechoice{s}_{i}") for i in range(1, len(values))]
+                term, conditions, earlier = self.I(values[0]), {}, []
+                for i in range(len(values) - 1, 0, -1):
+                    term = z3.If(choices[i - 1], self.I(values[i]), term)
+                for i in range(1, len(values)):
+                    conditions[values[i]] = And(*earlier, choices[i - 1])
+                    earlier.append(Not(choices[i - 1]))
+                conditions[values[0]] = And(*earlier)
+                register_domain(term, conditions)
                 st["role"][s] = term
 
     # -------------------------------------------------------------- symmetry
