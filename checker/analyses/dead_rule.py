@@ -31,7 +31,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             pending = {k: z3.Or(v) for k, v in conds.items() if k not in live}
             if not pending:
                 break
-            result = enc.ask(z3.Or(list(pending.values())))
+            result = enc.ask(z3.Or(list(pending.values())), fast=True)
             if result.status == "unsat":
                 break
             if result.status == "unknown":

@@ -28,8 +28,10 @@ from .. import registry
 from ..encode.induction import (FIXED, GROWING, PATTERN, Windows, generic_from, mentions_round,
                                 pin, values_of, windows_of)
 from ..encode.induction import state_terms as state_terms_of
+from ..encode.solver import Limits, make_solver
 from ..encode.terms import Unsupported
-from ..encode.unroll import NONE
+from ..encode.unroll import NONE, Game
+from ..errors import SpecError
 from ..findings import Finding, Related
 from .encoded import Encoded
 
@@ -62,10 +64,11 @@ def _composition(scenario, enc: Encoded) -> list[Finding]:
         if result.status == "unsat":
             break
         X = values_of(result.model, final)
-        if _escapes_by_play(enc, result, L):
+        state = _state_after(enc, result, L - 1)
+        if _escapes_by_play(enc, state, L):
             excluded.append(z3.Not(z3.And(pin(game, final, X, PATTERN))))
             continue
-        verdict = _stuck(enc, X, L)
+        verdict = _stuck(enc, X, L, state)
         if verdict[0] == "unknown":
             return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({verdict[1]})")]
         if verdict[0] == "escapes":
@@ -85,22 +88,31 @@ def _composition(scenario, enc: Encoded) -> list[Finding]:
                     f"{more}; a stuck game is not ruled out ({enc.where})", scenario.span)]
 
 
-def _escapes_by_play(enc: Encoded, result, L: int) -> bool:
+def _state_after(enc: Encoded, result, upto: int):
+    """The interpreter's state after phases 0..upto of the model's game, replayed (None when
+    the replay ends the game or does not come out as one state nobody has won)."""
+    from ..encode.witness import extract, replay
+    w = extract(enc.game, result.model, upto=upto, name="candidate")
+    try:
+        answer = replay(enc.game, w)
+    except SpecError:
+        return None
+    open_ = [o for o in answer.outcomes if o.winner is None]
+    return open_[0].state if open_ else None
+
+
+def _escapes_by_play(enc: Encoded, start_state, L: int) -> bool:
     """Whether random games through the interpreter, from the candidate state, reach a win.
     A game that ends is proof enough that the state is not stuck, and playing is far cheaper
     than asking the solver over several phases from a free start (which can give up on a
     scenario as large as seed 003). Seeded, so the search is the same on every run."""
     from ..encode.differential import random_uses
-    from ..encode.witness import extract, replay
     from ..evaluate import initial_state
     from ..interpreter.phases import sequence
     from ..interpreter.play import Player
 
     game, sc = enc.game, enc.sc
-    w = extract(game, result.model, upto=L - 1, name="candidate")
-    answer = replay(game, w)
-    open_ = [o for o in answer.outcomes if o.winner is None]
-    if not open_:
+    if start_state is None:
         return False
     period = len(sc.phases.cycle)
     phases = sequence(sc, initial_state(sc, game.seats), L + PLAYOUT_CYCLES * period)
@@ -109,7 +121,7 @@ def _escapes_by_play(enc: Encoded, result, L: int) -> bool:
     player = Player(sc)
     rng = random.Random(0)
     for _ in range(PLAYOUTS):
-        state = open_[0].state.clone()
+        state = start_state.clone()
         for phase in phases[L:]:
             for _ in range(10):
                 results, problems = player.play(state, phase, random_uses(sc, state, phase, rng))
@@ -125,15 +137,17 @@ def _escapes_by_play(enc: Encoded, result, L: int) -> bool:
     return False
 
 
-def _stuck(enc: Encoded, X: dict, start: int):
+def _stuck(enc: Encoded, X: dict, start: int, state=None):
     """("escapes",), ("closed", M, invariant), ("bounded", M) or ("unknown", reason) for the
-    state X before phase index `start`."""
+    state X before phase index `start` (`state`: the same state in the interpreter, if known)."""
     sc = enc.sc
     windows = windows_of(enc)
     g = generic_from(sc, enc.game.seats, start)
     period = len(sc.phases.cycle)
     lead = g - start
     M = lead + 2 * period
+    if state is not None and _escapes_from(enc, X, state, start, M):
+        return ("escapes",)
     game, solver = windows.get(start, M)
     base = pin(game, game.states[0], X)
     result = Windows.ask(solver, *base, z3.Or([st["winner"] != NONE for st in game.states[1:]]))
@@ -150,6 +164,55 @@ def _stuck(enc: Encoded, X: dict, start: int):
         if closed is not None:
             return ("closed", M, closed)
     return ("bounded", M)
+
+
+def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
+    """Whether some choices lead from X to a win within M phases, asked of a game that starts
+    from X as constants (folded into every term, far cheaper to build and to solve than the
+    free-start window pinned to X). Only a `sat` is taken: the interpreter's state must give
+    exactly X, and any other answer leaves the question to the free-start window."""
+    from ..evaluate import initial_state
+    from ..interpreter.phases import sequence
+    game = enc.game
+    try:
+        const = Game(enc.sc, game.seats, M, start=state, first_phase=start, symmetry=False, built=0)
+    except Unsupported:
+        return False
+    expected = sequence(enc.sc, initial_state(enc.sc, game.seats), start + M)[start:]
+    if [(p.kind, p.number) for p in const.phases] != [(p.kind, p.number) for p in expected]:
+        return False
+    if _constant_values(const.states[0]) != X:
+        return False
+    # Phase by phase: a win within fewer phases is a win within M, and the later phases,
+    # the costly ones to build, are then never built.
+    solver = make_solver(const.ctx, Limits(enc.options.timeout, enc.options.rlimit))
+    solver.add(const.constraints)
+    added = len(const.constraints)
+    for _ in range(M):
+        try:
+            const.extend()
+        except Unsupported:
+            return False
+        solver.add(const.constraints[added:])
+        added = len(const.constraints)
+        result = Windows.ask(solver, const.states[-1]["winner"] != NONE)
+        if result.status == "sat":
+            return True
+    return False
+
+
+def _constant_values(st: dict) -> dict | None:
+    """values_of for a state whose terms are all constants (None if one is not)."""
+    out = {}
+    for path, term in state_terms_of(st):
+        v = z3.simplify(term)
+        if z3.is_true(v) or z3.is_false(v):
+            out[path] = z3.is_true(v)
+        elif z3.is_int_value(v):
+            out[path] = v.as_long()
+        else:
+            return None
+    return out
 
 
 def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
@@ -206,7 +269,7 @@ def _earliest(enc: Encoded, X: dict, L: int, result, verdict):
         if found.status != "sat":
             continue
         Y = values_of(found.model, here)
-        again = _stuck(enc, Y, t + 1)
+        again = _stuck(enc, Y, t + 1, _state_after(enc, found, t))
         if again[0] in ("closed", "bounded") and (again[0] == "closed" or verdict[0] == "bounded"):
             return t, found, again
     return L - 1, result, verdict

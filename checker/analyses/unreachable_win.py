@@ -20,7 +20,8 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                 continue
             sid = enc.game.ids.sides.index(win_side)
             status, t, result = enc.first(
-                lambda t, enc=enc, sid=sid: [enc.game.states[t + 1]["winner"] == sid, enc.clean_until(t)])
+                lambda t, enc=enc, sid=sid: [enc.game.states[t + 1]["winner"] == sid, enc.clean_until(t)],
+                fast=True)
             if status == "unknown":
                 out.append(enc.inconclusive(f"whether {side.display} can win", f"the solver gave up ({result.reason})",
                                             win.span))

@@ -133,11 +133,28 @@ def If(c, a, b):
     return z3.If(c, a, b)
 
 
+# Terms with a small known set of values (a free start's role of a seat: see
+# Game._small_domains), per context: term id -> (term, {value: condition}). `term == k` is
+# then the condition for k (false for a value outside the set), folded like a constant.
+_DOMAINS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def register_domain(term, conditions: dict) -> None:
+    _DOMAINS.setdefault(term.ctx, {})[term.get_id()] = (term, conditions)
+
+
 def Eq(a, b, ctx=None):
     """a == b, folded when both are constants (or the same term)."""
     na, nb = _const(a), _const(b)
     if na is not None and nb is not None:
         return _bool(na == nb, ctx or _ctx_of((a, b)))
+    if _DOMAINS and (na is None) != (nb is None):
+        other, k = (b, na) if na is not None else (a, nb)
+        if isinstance(other, z3.ExprRef):
+            known = _DOMAINS.get(other.ctx)
+            hit = known.get(other.get_id()) if known else None
+            if hit is not None:
+                return hit[1].get(k, _bool(False, other.ctx))
     if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
         return _bool(True, a.ctx)
     return a == b

@@ -18,7 +18,7 @@ from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.resolution import STATE_WRITES, _flat, _has_exit, _is_blocking_effects, _rule_at
 from ..model import Ability, Scenario
 from .terms import (And, Compiler, Eq, Events, Ids, If, Implies, Not, Or, Seats, Unsupported, View,
-                    compare_op, count_of, number, pick, truth)
+                    compare_op, count_of, number, pick, register_domain, truth)
 
 NONE = -1
 
@@ -68,7 +68,7 @@ class Game:
     def __init__(self, scenario: Scenario, seats: tuple[str, ...], length: int,
                  settings: dict | None = None, ctx: z3.Context | None = None,
                  symmetry: bool = True, start: State | None = None, first_phase: int = 0,
-                 free_start: bool = False):
+                 free_start: bool = False, built: int | None = None):
         # free_start: the first state is any well-formed state (see _well_formed), not the
         # game's start; `start` then only fixes the settings and the phase sequence. For
         # induction proofs (encode/induction.py).
@@ -100,13 +100,21 @@ class Game:
         # marks[t]: how many constraints define the game up to phase t (inclusive), so a
         # solver can take the phases one at a time (incremental unrolling).
         self.marks: list[int] = []
-        for t, phase in enumerate(self.phases):
-            nxt = self._state_vars(t + 1)
-            self.states.append(nxt)
-            self.vars.append(self._phase(t, phase, self.states[t], nxt))
-            self.marks.append(len(self.constraints))
+        # built: how many phases to build now (the rest one at a time with `extend`, for a
+        # question that may be answered before the last phase).
+        for _ in range(len(self.phases) if built is None else min(built, len(self.phases))):
+            self.extend()
         if symmetry and start is None and not free_start:
+            assert len(self.vars) == len(self.phases), "symmetry breaking needs every phase built"
             self._break_symmetry()
+
+    def extend(self) -> None:
+        """Build the next phase (and the state after it)."""
+        t = len(self.vars)
+        nxt = self._state_vars(t + 1)
+        self.states.append(nxt)
+        self.vars.append(self._phase(t, self.phases[t], self.states[t], nxt))
+        self.marks.append(len(self.constraints))
 
     # -------------------------------------------------------------- basics
 
@@ -1468,6 +1476,7 @@ class Game:
                     ceiling[c.key] = max(ceiling.get(c.key, 0), c.initial.value)
                 else:
                     ceiling[c.key] = None
+        self._small_domains(st, roles_of)
         for s in range(n):
             self.add(Or([st["role"][s] == ids.roles.index(r) for r in sorted(roles_of[s])]))
             self.add(And(st["side"][s] >= NONE, st["side"][s] < len(ids.sides)))
@@ -1498,6 +1507,31 @@ class Game:
             self.add(And(st["delay_target"][(owner, index, key)] >= NONE,
                             st["delay_target"][(owner, index, key)] < n))
         self.add(And(st["winner"] >= NONE, st["winner"] < len(ids.sides)))
+
+    SMALL_DOMAIN = 2  # roles a seat can have, at most, for its role to become a choice term
+
+    def _small_domains(self, st: dict, roles_of: dict) -> None:
+        """A seat's role, when it can be only a few roles, as a constant or as an If-chain
+        If(c1, r1, If(c2, r2, r0)) whose comparisons with a role fold to the choices that give
+        it (terms.register_domain): a rule about another role then costs nothing for that
+        seat, as it would from a known start. The same values as the variable with its range
+        constraint."""
+        ids = self.ids
+        for s in range(self.n):
+            values = sorted(ids.roles.index(r) for r in roles_of[s])
+            if len(values) == 1:
+                st["role"][s] = self.I(values[0])
+            elif len(values) <= self.SMALL_DOMAIN:
+                choices = [self.bool(f"t0_rolechoice{s}_{i}") for i in range(1, len(values))]
+                term, conditions, earlier = self.I(values[0]), {}, []
+                for i in range(len(values) - 1, 0, -1):
+                    term = z3.If(choices[i - 1], self.I(values[i]), term)
+                for i in range(1, len(values)):
+                    conditions[values[i]] = And(*earlier, choices[i - 1])
+                    earlier.append(Not(choices[i - 1]))
+                conditions[values[0]] = And(*earlier)
+                register_domain(term, conditions)
+                st["role"][s] = term
 
     # -------------------------------------------------------------- symmetry
 
