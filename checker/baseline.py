@@ -90,8 +90,9 @@ def apply(results: list[FileResult], baseline: Baseline) -> list[FileResult]:
     return out
 
 
-def render(results: list[FileResult], path: str) -> str:
-    """The baseline accepting every finding the results hold that would fail the gate."""
+def record(results: list[FileResult], path: str) -> Baseline:
+    """The baseline at `path` accepting every finding the results hold that would fail the
+    gate (acknowledged findings need no entry; inconclusive ones can have none)."""
     entries = []
     for r in results:
         for f in r.findings:
@@ -100,5 +101,9 @@ def render(results: list[FileResult], path: str) -> str:
             entries.append({"path": _relative(r.path, path), "id": f.id, "code": f.code,
                             "message": f.message})
     entries.sort(key=lambda e: (e["path"], e["id"]))
-    data = {"version": VERSION, "tool": "mafiacheck", "findings": entries}
+    return Baseline(path, tuple(entries))
+
+
+def render(baseline: Baseline) -> str:
+    data = {"version": VERSION, "tool": "mafiacheck", "findings": list(baseline.entries)}
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

@@ -169,15 +169,13 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
         if any(r.diagnostics for r in results):
             err.write("mafiacheck: no baseline written: some specs could not be read\n")
             return EXIT_INPUT
-        Path(args.write_baseline).write_text(baseline.render(results, args.write_baseline),
-                                             encoding="utf-8")
-        count = sum(1 for r in results for f in r.findings
-                    if f.kind != "inconclusive" and not (f.suppression and f.suppression.kind == "acknowledged"))
+        recorded = baseline.record(results, args.write_baseline)
+        Path(args.write_baseline).write_text(baseline.render(recorded), encoding="utf-8")
+        count = len(recorded.entries)
         err.write(f"mafiacheck: {count} finding{'s' if count != 1 else ''} recorded in "
                   f"{args.write_baseline}\n")
-        # Inconclusive results are never baselined: they still decide the exit code.
-        return EXIT_INCONCLUSIVE if any(f.kind == "inconclusive" for r in results
-                                        for f in r.findings) else EXIT_OK
+        # What is left once the new baseline applies: only inconclusive results can be.
+        return exit_code(baseline.apply(results, recorded))
     return exit_code(results)
 
 

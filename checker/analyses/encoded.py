@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import z3
 
 from .. import registry
-from ..encode.solver import Limits, Result, check, make_solver
+from ..encode.solver import Limits, Result, ask, make_solver
 from ..encode.terms import Unsupported
 from ..errors import SpecError
 from ..encode.unroll import Game
@@ -95,13 +95,7 @@ class Encoded:
     def ask(self, *goal, fast: bool = False) -> Result:
         """Whether the game can meet the goal (conditions joined by `and`)."""
         parts = [g for item in goal for g in (item if isinstance(item, (list, tuple)) else [item])]
-        solver = self.fast if fast else self.solver
-        solver.push()
-        try:
-            solver.add(*parts)
-            return check(solver)
-        finally:
-            solver.pop()
+        return ask(self.fast if fast else self.solver, *parts)
 
     def first(self, goal_at, fast: bool = False) -> tuple[str, int | None, Result | None]:
         """The earliest phase t where goal_at(t) can hold: ("sat", t, result) with the shortest

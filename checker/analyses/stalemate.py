@@ -25,10 +25,10 @@ import random
 import z3
 
 from .. import registry
-from ..encode.induction import (FIXED, GROWING, PATTERN, Windows, generic_from, mentions_round,
+from ..encode.induction import (FIXED, GROWING, PATTERN, generic_from, mentions_round,
                                 pin, values_of, windows_of)
 from ..encode.induction import state_terms as state_terms_of
-from ..encode.solver import Limits, make_solver
+from ..encode.solver import Limits, ask, make_solver
 from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
 from ..errors import SpecError
@@ -65,10 +65,7 @@ def _composition(scenario, enc: Encoded) -> list[Finding]:
             break
         X = values_of(result.model, final)
         state = _state_after(enc, result, L - 1)
-        if _escapes_by_play(enc, state, L):
-            excluded.append(z3.Not(z3.And(pin(game, final, X, PATTERN))))
-            continue
-        verdict = _stuck(enc, X, L, state)
+        verdict = ("escapes",) if _escapes_by_play(enc, state, L) else _stuck(enc, X, L, state)
         if verdict[0] == "unknown":
             return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({verdict[1]})")]
         if verdict[0] == "escapes":
@@ -150,7 +147,7 @@ def _stuck(enc: Encoded, X: dict, start: int, state=None):
         return ("escapes",)
     game, solver = windows.get(start, M)
     base = pin(game, game.states[0], X)
-    result = Windows.ask(solver, *base, z3.Or([st["winner"] != NONE for st in game.states[1:]]))
+    result = ask(solver, *base, z3.Or([st["winner"] != NONE for st in game.states[1:]]))
     if result.status != "unsat":
         return ("escapes",) if result.status == "sat" else ("unknown", result.reason)
     if mentions_round(sc):
@@ -195,7 +192,7 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
             return False
         solver.add(const.constraints[added:])
         added = len(const.constraints)
-        result = Windows.ask(solver, const.states[-1]["winner"] != NONE)
+        result = ask(solver, const.states[-1]["winner"] != NONE)
         if result.status == "sat":
             return True
     return False
@@ -230,7 +227,7 @@ def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
                       *pin(gm, st, X, (), growing))
     for t in range(1, lead + 1):
         while True:
-            result = Windows.ask(solver, *base, z3.Not(inside(game, game.states[t])))
+            result = ask(solver, *base, z3.Not(inside(game, game.states[t])))
             if result.status != "sat":
                 if result.status == "unknown":
                     return None
@@ -244,7 +241,7 @@ def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
         for offset in range(period):
             step, step_solver = windows.get(g + offset, 1)
             s0, s1 = step.states[0], step.states[1]
-            result = Windows.ask(step_solver, inside(step, s0), s0["winner"] == NONE,
+            result = ask(step_solver, inside(step, s0), s0["winner"] == NONE,
                                  z3.Or(s1["winner"] != NONE, z3.Not(inside(step, s1))))
             if result.status == "unsat":
                 continue

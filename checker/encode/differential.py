@@ -19,7 +19,7 @@ from ..interpreter.legal import use_key
 from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.play import Player
 from ..model import Scenario
-from .solver import Limits, check, make_solver
+from .solver import Limits, ask, check, make_solver
 from .terms import Unsupported
 from .unroll import NONE, Game, max_targets
 
@@ -113,23 +113,14 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
     for st, report in results:
         match = _state_is(game, S1, st, scenario, report.winner)
         matches_.append(match)
-        r = check(solver, match) if False else _check_with(solver, match)
+        r = check(solver, match) if False else ask(solver, match)
         if r.status != "sat":
             return Verdict(False, f"the encoding cannot reach the interpreter's outcome: {report.exits}")
-    r = _check_with(solver, z3.Not(z3.Or(matches_)))
+    r = ask(solver, z3.Not(z3.Or(matches_)))
     if r.status == "sat":
         alive = [z3.is_true(r.model.eval(a, model_completion=True)) for a in S1["alive"]]
         return Verdict(False, f"the encoding reaches an outcome the interpreter does not: alive={alive}")
     return Verdict(True, f"{len(results)} outcome(s) agree")
-
-
-def _check_with(solver, cond):
-    solver.push()
-    try:
-        solver.add(cond)
-        return check(solver)
-    finally:
-        solver.pop()
 
 
 def _state_is(game: Game, S1, st: State, scenario: Scenario, winner) -> z3.BoolRef:

@@ -25,7 +25,7 @@ import z3
 from .. import ast
 from ..evaluate import initial_state
 from ..interpreter.phases import sequence
-from .solver import Limits, Result, check, make_solver
+from .solver import Limits, ask, make_solver
 from .terms import Events, View
 from .unroll import NONE, Game
 
@@ -186,15 +186,6 @@ class Windows:
             self.games[key] = (game, solver)
         return self.games[key]
 
-    @staticmethod
-    def ask(solver, *parts) -> Result:
-        solver.push()
-        try:
-            solver.add(*parts)
-            return check(solver)
-        finally:
-            solver.pop()
-
 
 def windows_of(enc) -> Windows:
     """The free-start games of an encoding, shared by the analyses that prove things."""
@@ -215,7 +206,6 @@ def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | No
     g = generic_from(sc, enc.game.seats, 0)
     period = len(sc.phases.cycle)
     strengthen = wins_checked_always(sc)
-    win = Windows.ask
     last_reason = "no induction depth up to %d closes" % kmax
     for k in range(1, kmax + 1):
         if L - k + 1 < 0:
@@ -230,7 +220,7 @@ def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | No
             for i in range(k):
                 pre.append(game.states[i]["winner"] != sid)
                 pre += clean(game.vars[i])
-            result = win(solver, *pre, game.states[k]["winner"] == sid)
+            result = ask(solver, *pre, game.states[k]["winner"] == sid)
             if result.status == "unknown":
                 return "unknown", None, result.reason
             if result.status == "sat":

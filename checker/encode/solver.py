@@ -57,3 +57,14 @@ def check(solver: z3.Solver, *assumptions) -> Result:
         return Result("unsat", None, None, seconds)
     reason = solver.reason_unknown() or "unknown"
     return Result("unknown", None, reason, seconds)
+
+
+def ask(solver: z3.Solver, *parts) -> Result:
+    """Whether `parts` can hold together with what the solver already has; the solver is left
+    as it was, so one encoding answers many questions."""
+    solver.push()
+    try:
+        solver.add(*parts)
+        return check(solver)
+    finally:
+        solver.pop()

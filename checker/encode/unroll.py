@@ -619,8 +619,8 @@ class Game:
         self.add(Implies(k != 1, x == NONE))
         a, b = pv.tie
         self.add(Implies(k == 2, And(a >= 0, a < b, b < self.n, pick(a, S["alive"]), pick(b, S["alive"]))))
-        for (number, flt), _ in zip(day.candidates, day.candidate_cites or [()] * len(day.candidates)):
-            if number is not None and number != phase.number:
+        for on_day, flt in day.candidates:
+            if on_day is not None and on_day != phase.number:
                 continue
             for who, kinds in ((x, (1,)), (a, (2,)), (b, (2,))):
                 ok = self.compiler.value(flt, View(self, S, Events(self.ctx), {"candidate": who, "__holes": []}))
