@@ -170,7 +170,11 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
             err.write("mafiacheck: no baseline written: some specs could not be read\n")
             return EXIT_INPUT
         recorded = baseline.record(results, args.write_baseline)
-        Path(args.write_baseline).write_text(baseline.render(recorded), encoding="utf-8")
+        try:
+            Path(args.write_baseline).write_text(baseline.render(recorded), encoding="utf-8")
+        except OSError as exc:
+            err.write(f"mafiacheck: cannot write {args.write_baseline}: {exc}\n")
+            return EXIT_INPUT
         count = len(recorded.entries)
         err.write(f"mafiacheck: {count} finding{'s' if count != 1 else ''} recorded in "
                   f"{args.write_baseline}\n")

@@ -184,6 +184,12 @@ def test_a_bad_baseline_is_an_input_error(spec, tmp_path, content, message):
     assert code == 2 and message in err
 
 
+def test_an_unwritable_baseline_is_an_input_error(spec, tmp_path):
+    code, _, err = check(spec.name, *FAST, "--write-baseline", str(tmp_path / "no" / "base.json"),
+                         cwd=tmp_path)
+    assert code == 2 and "cannot write" in err
+
+
 def test_a_missing_baseline_is_an_input_error(spec, tmp_path):
     code, _, err = check(spec.name, *FAST, "--baseline", "nope.json", cwd=tmp_path)
     assert code == 2 and "baseline nope.json: cannot be read" in err
