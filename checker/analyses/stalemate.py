@@ -104,16 +104,13 @@ def _escapes_by_play(enc: Encoded, start_state, L: int) -> bool:
     than asking the solver over several phases from a free start (which can give up on a
     scenario as large as seed 003). Seeded, so the search is the same on every run."""
     from ..encode.differential import random_uses
-    from ..evaluate import initial_state
-    from ..interpreter.phases import sequence
     from ..interpreter.play import Player
 
     game, sc = enc.game, enc.sc
     if start_state is None:
         return False
-    period = len(sc.phases.cycle)
-    phases = sequence(sc, initial_state(sc, game.seats), L + PLAYOUT_CYCLES * period)
-    if [(p.kind, p.number) for p in phases[:L]] != [(p.kind, p.number) for p in game.phases[:L]]:
+    phases = _interpreter_phases(enc, L + PLAYOUT_CYCLES * len(sc.phases.cycle))
+    if not _same_phases(phases[:L], game.phases[:L]):
         return False
     player = Player(sc)
     rng = random.Random(0)
@@ -168,15 +165,12 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
     from X as constants (folded into every term, far cheaper to build and to solve than the
     free-start window pinned to X). Only a `sat` is taken: the interpreter's state must give
     exactly X, and any other answer leaves the question to the free-start window."""
-    from ..evaluate import initial_state
-    from ..interpreter.phases import sequence
     game = enc.game
     try:
         const = Game(enc.sc, game.seats, M, start=state, first_phase=start, symmetry=False, built=0)
     except Unsupported:
         return False
-    expected = sequence(enc.sc, initial_state(enc.sc, game.seats), start + M)[start:]
-    if [(p.kind, p.number) for p in const.phases] != [(p.kind, p.number) for p in expected]:
+    if not _same_phases(const.phases, _interpreter_phases(enc, start + M)[start:]):
         return False
     if _constant_values(const.states[0]) != X:
         return False
@@ -196,6 +190,18 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
         if result.status == "sat":
             return True
     return False
+
+
+def _interpreter_phases(enc: Encoded, length: int):
+    """The game's first `length` phases as the interpreter sequences them."""
+    from ..evaluate import initial_state
+    from ..interpreter.phases import sequence
+    return sequence(enc.sc, initial_state(enc.sc, enc.game.seats), length)
+
+
+def _same_phases(a, b) -> bool:
+    """Whether two phase lists (interpreter's or encoder's) name the same phases."""
+    return [(p.kind, p.number) for p in a] == [(p.kind, p.number) for p in b]
 
 
 def _constant_values(st: dict) -> dict | None:
