@@ -17,6 +17,7 @@ from ..evaluate import State, initial_state
 from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.resolution import STATE_WRITES, _flat, _has_exit, _is_blocking_effects, _rule_at
 from ..model import Ability, Scenario
+from .roles import possible_roles
 from .terms import (And, Compiler, Eq, Events, Ids, If, Implies, Not, Or, Seats, Unsupported, View,
                     compare_op, count_of, number, pick, register_domain, truth)
 
@@ -85,6 +86,10 @@ class Game:
         all_phases = sequence(scenario, state0, first_phase + length)
         self.phases = all_phases[first_phase:first_phase + length]
         self._check_supported()
+        # Per seat, the roles it can ever hold (encode/roles.py); until known, any role.
+        self.roles_of = None
+        self.roles_of = possible_roles(self, state0.roles)
+        self.__dict__.pop("_slots", None)  # delay slots counted with every seat as an actor
         self.states = [self._state_vars(0)]
         if free_start:
             self._well_formed(self.states[0])
@@ -209,7 +214,7 @@ class Game:
                     st["last"][(a.key, key, kind)] = [self.bool(f"{p}last_{a.key}_{key}_{kind}_{s}") for s in range(n)]
             for trig in a.triggers:
                 if trig.timing == "next":
-                    for s in range(n):
+                    for s in self._actor_keys(a):
                         st["pending"][(a.key, s, trig.timing_phase.key)] = self.bool(f"{p}pend_{a.key}_{s}_{trig.timing_phase.key}")
         return st
 
@@ -303,16 +308,9 @@ class Game:
         if a.actor.kind != "role":
             return list(range(self.n))
         roles = {r.key for r in (a.actor.roles or (a.actor.name,))}
-        if roles & self._convert_targets():
+        if self.roles_of is None:
             return list(range(self.n))
-        return [s for s, role in enumerate(self.seats) if role in roles]
-
-    def _convert_targets(self) -> set[str]:
-        if not hasattr(self, "_converts"):
-            effects = [e for a in self.sc.abilities for e in _flat(a.effects)]
-            effects += [e for r in self.sc.rules for e in _flat(r.then)]
-            self._converts = {e.name.key for e in effects if e.verb == "convert"}
-        return self._converts
+        return [s for s in range(self.n) if roles & self.roles_of[s]]
 
     # -------------------------------------------------------------- one phase
 
@@ -1124,7 +1122,7 @@ class Game:
                 if trig.timing == "immediately":
                     continue  # acts in a second resolution: see _pass
                 kinds = [self.ids.value("kind", nm.key) for nm in trig.by]
-                for s in range(self.n):
+                for s in self._actor_keys(a):
                     fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
                                    Or([Eq(kind_of[s], k) for k in kinds]) if kinds else self.B(True))
                     key = (a.key, s, trig.timing_phase.key)
@@ -1180,6 +1178,8 @@ class Game:
         v = e.verb
         ids = self.ids
         if v == "convert":
+            if e.name.key not in self.roles_of[s]:
+                return  # encode/roles.py has shown this convert never reaches seat s
             role = self.sc.role_by_key[e.name.key]
             st["role"][s] = If(cond, self.I(ids.roles.index(role.key)), st["role"][s])
             if role.side is not None:
@@ -1466,9 +1466,7 @@ class Game:
         ids, n = self.ids, self.n
         sets = {e.name.key for a in self.sc.abilities for e in _flat(a.effects) if e.verb == "set"}
         sets |= {e.name.key for r in self.sc.rules for e in _flat(r.then) if e.verb == "set"}
-        roles_of = {}
-        for s, role in enumerate(self.seats):
-            roles_of[s] = {role} | self._convert_targets()
+        roles_of = dict(enumerate(self.roles_of))
         ceiling = {}
         for r in self.sc.roles:
             for c in r.counters:
