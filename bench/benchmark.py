@@ -48,6 +48,10 @@ def table(title, header, rows):
     sys.stdout.flush()
 
 
+def solver_name(finite, preprocess):
+    return "finite-domain" if finite else "preprocessing" if preprocess else "plain QF_LIA"
+
+
 def fmt(seconds):
     return f"{seconds:.2f}"
 
@@ -78,7 +82,7 @@ def analyses_per_spec(bounds, preprocess=False):
 
 # ---------------------------------------------------------------- 2. the Gangster questions
 
-def gangster_questions(max_k, preprocess=False):
+def gangster_questions(max_k, preprocess=False, finite=True):
     """One encoding of max_k rounds, built once; a solver takes its phases one round at a
     time (incremental unrolling) and answers the three questions per bound with push/pop."""
     scenario = load(str(ROOT / "specs" / "gangster.mafia"))
@@ -86,7 +90,8 @@ def gangster_questions(max_k, preprocess=False):
     t0 = time.perf_counter()
     game = Game(scenario, seats, 1 + 2 * max_k, symmetry=False)
     build = time.perf_counter() - t0
-    solver = make_solver(game.ctx, Limits(timeout=300, rlimit=200_000_000), preprocess=preprocess)
+    solver = make_solver(game.ctx, Limits(timeout=300, rlimit=200_000_000), preprocess=preprocess,
+                         finite=finite and game.finite)
     rows, total, added = [], build, 0
     for k in range(1, max_k + 1):
         t0 = time.perf_counter()
@@ -109,7 +114,7 @@ def gangster_questions(max_k, preprocess=False):
         total += feed + sum(times)
         rows.append([k, f"{sum(times):.3f}"] + [f"{a} {t:.3f}" for a, t in zip(answers, times)])
     table(f"Gangster: can the town win / can the mafia win / is there an unfinished game, within k rounds "
-          f"({'preprocessing' if preprocess else 'plain QF_LIA'} solver)",
+          f"({solver_name(finite and game.finite, preprocess)} solver)",
           ["k", "questions", "town wins", "mafia wins", "unfinished"], rows)
     print(f"\nencoding of {max_k} rounds built once: {build:.2f} s; all {3 * max_k} questions with it: "
           f"{total:.2f} s in total")

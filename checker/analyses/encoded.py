@@ -46,7 +46,8 @@ class Encoded:
         except Unsupported as exc:
             self.error = exc
             return
-        self.solver = make_solver(self.game.ctx, Limits(options.timeout, options.rlimit), options.preprocess)
+        self.solver = make_solver(self.game.ctx, Limits(options.timeout, options.rlimit), options.preprocess,
+                                  finite=self.game.finite)
         self.solver.add(self.game.constraints)
 
     @property
@@ -85,7 +86,7 @@ class Encoded:
         findings do not describe a model (which abilities are ever used, which sides can
         win); kept apart so that the main solver's history, which the stalemate search's
         candidates depend on, stays as it was."""
-        if self.options.preprocess:
+        if self.options.preprocess or self.game.finite:
             return self.solver
         if getattr(self, "_fast", None) is None:
             self._fast = make_solver(self.game.ctx, Limits(self.options.timeout, self.options.rlimit), True)

@@ -176,7 +176,8 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
         return False
     # Phase by phase: a win within fewer phases is a win within M, and the later phases,
     # the costly ones to build, are then never built.
-    solver = make_solver(const.ctx, Limits(enc.options.timeout, enc.options.rlimit))
+    solver = make_solver(const.ctx, Limits(enc.options.timeout, enc.options.rlimit),
+                         finite=enc.game.finite and const.finite)
     solver.add(const.constraints)
     added = len(const.constraints)
     for _ in range(M):

@@ -93,7 +93,7 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
     fix = _fix_choices(game, pv, completed, scenario)
     if fix is None:
         return Verdict(True, "a choice the encoding has no variable for (not comparable)")
-    solver = make_solver(game.ctx, limits)
+    solver = make_solver(game.ctx, limits, finite=game.finite)
     solver.add(game.constraints)
     solver.add(fix)
     illegal = any(not p.hole for p in problems)

@@ -33,7 +33,7 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(t
                     first_phase=first, symmetry=False)
     except Unsupported as exc:
         return _answer(q, "inconclusive", f"the Z3 encoding does not support {exc} yet", [], game=None)
-    solver = make_solver(game.ctx, limits)
+    solver = make_solver(game.ctx, limits, finite=game.finite)
     solver.add(game.constraints)
     state = bound.state
     for t, (phase, uses) in enumerate(given):

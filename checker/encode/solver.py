@@ -32,9 +32,15 @@ class Result:
 PREPROCESS = ("simplify", "propagate-values", "solve-eqs", "elim-uncnstr")
 
 
-def make_solver(ctx: z3.Context, limits: Limits, preprocess: bool = False) -> z3.Solver:
+def make_solver(ctx: z3.Context, limits: Limits, preprocess: bool = False,
+                finite: bool = False) -> z3.Solver:
+    """finite: every integer has a range (encode/ranges.py), so Z3's finite-domain solver
+    applies: it bit-blasts to its SAT core, several times faster than the arithmetic one
+    on the unrolled games (bench/benchmark.py --only gangster)."""
     # A fresh context per question keeps answers and timings independent of earlier calls.
-    if preprocess:
+    if finite:
+        solver = z3.SolverFor("QF_FD", ctx=ctx)
+    elif preprocess:
         solver = z3.Then(*(z3.Tactic(name, ctx=ctx) for name in PREPROCESS), z3.Tactic("smt", ctx=ctx),
                          ctx=ctx).solver()
     else:

@@ -17,6 +17,7 @@ from ..evaluate import State, initial_state
 from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.resolution import STATE_WRITES, _flat, _has_exit, _is_blocking_effects, _rule_at
 from ..model import Ability, Scenario
+from .ranges import Ranges
 from .roles import possible_roles
 from .terms import (And, Compiler, Eq, Events, Ids, If, Implies, Not, Or, Seats, Unsupported, View,
                     compare_op, count_of, number, pick, register_domain, truth)
@@ -82,6 +83,10 @@ class Game:
         self.settings = dict(state0.settings)
         self.compiler = Compiler(self)
         self.constraints: list = []
+        # Ranges of the integers (encode/ranges.py); `unranged` names those without one.
+        self.ranges = Ranges()
+        self.unranged: list[str] = []
+        self.derived_ranges: list = []  # the constraints stating a state value's range (for tests)
         self.counter_names = sorted({c.key for r in scenario.roles for c in r.counters})
         all_phases = sequence(scenario, state0, first_phase + length)
         self.phases = all_phases[first_phase:first_phase + length]
@@ -93,6 +98,7 @@ class Game:
         self.states = [self._state_vars(0)]
         if free_start:
             self._well_formed(self.states[0])
+            self.unranged.append("a free start")
         else:
             mark = len(self.constraints)
             self._init(self.states[0], state0)
@@ -101,6 +107,8 @@ class Game:
             pins = self.constraints[mark:]
             del self.constraints[mark:]
             self.states[0] = self._pinned(self.states[0], pins)
+            if any(number(x) is None for x in _ints(self.states[0])):
+                self.unranged.append("a start value that is not a constant")
         self.vars: list[PhaseVars] = []
         # marks[t]: how many constraints define the game up to phase t (inclusive), so a
         # solver can take the phases one at a time (incremental unrolling).
@@ -134,6 +142,19 @@ class Game:
 
     def int(self, name):
         return z3.Int(name, self.ctx)
+
+    def ranged(self, name, lo: int, hi: int):
+        """A choice variable with its domain: unconstrained values of an unused choice are
+        as good as any, so the range is stated for every model, used or not."""
+        v = self.int(name)
+        self.add(And(v >= lo, v <= hi))
+        self.ranges.declare(v, lo, hi)
+        return v
+
+    @property
+    def finite(self) -> bool:
+        """Whether every integer of the game has a range (a finite-domain problem)."""
+        return not self.unranged
 
     def add(self, c):
         if truth(c) is not True:  # constraints folded to `true` say nothing
@@ -332,9 +353,9 @@ class Game:
                     for key in self._actor_keys(a):
                         pv.uses.append(self._use_vars(t, a, key, "vote", S, phase))
         if phase.kind == "day" and self.sc.day is not None and self.sc.day.vote is not None:
-            pv.vote_kind = self.int(f"t{t}_votekind")
-            pv.vote_target = self.int(f"t{t}_votetarget")
-            pv.tie = (self.int(f"t{t}_tie0"), self.int(f"t{t}_tie1"))
+            pv.vote_kind = self.ranged(f"t{t}_votekind", 0, 2)
+            pv.vote_target = self.ranged(f"t{t}_votetarget", NONE, self.n - 1)
+            pv.tie = (self.ranged(f"t{t}_tie0", NONE, self.n - 1), self.ranged(f"t{t}_tie1", NONE, self.n - 1))
             self._vote_legal(pv, S, phase, view0)
         for u in pv.uses:
             self.add(Implies(u.used, pv.active))
@@ -390,17 +411,41 @@ class Game:
     def _max_targets(self, a: Ability) -> int:
         return max_targets(a)
 
+    def _choice_range(self, c) -> tuple[int, int] | None:
+        """The values a `choose` can take (or nobody/nothing), as _legal allows them."""
+        ids = self.ids
+        if c.kind == "variant":
+            values = [ids.value("variant", x) for x in ids.variants[c.names[0].key]]
+        elif c.kind == "option":
+            values = [ids.value("option", nm.key) for nm in c.names]
+        elif c.kind == "player":
+            values = [self.n - 1]
+        elif c.kind in ("role", "side"):
+            values = [len(ids.roles) - 1 if c.kind == "role" else len(ids.sides) - 1]
+        else:
+            return None
+        return (min(values + [NONE]), max(values))
+
+    def _unranged(self, name):
+        self.unranged.append(name)
+        return self.int(name)
+
     def _use_vars(self, t, a: Ability, key: int, moment, S, phase) -> Use:
         p = f"t{t}_{a.key}_{key}_"
         used = self.bool(p + "used")
         actor = None
         if a.actor is not None and a.actor.kind == "team":
-            actor = self.int(p + "actor")
+            actor = self.ranged(p + "actor", NONE, self.n - 1)
         elif key != NONE:
             actor = key
-        targets = [self.int(p + f"tgt{j}") for j in range(self._max_targets(a))]
-        count = self.int(p + "count") if a.target_count is not None else None
-        values = {c.binds.key: self.int(p + f"val_{c.binds.key}") for c in a.choices}
+        most = self._max_targets(a)
+        targets = [self.ranged(p + f"tgt{j}", NONE, self.n - 1) for j in range(most)]
+        count = self.ranged(p + "count", 0, most) if a.target_count is not None else None
+        values = {}
+        for c in a.choices:
+            span = self._choice_range(c)
+            name = p + f"val_{c.binds.key}"
+            values[c.binds.key] = self.ranged(name, *span) if span else self._unranged(name)
         return Use(a, key, used, actor, targets, count, values, moment)
 
     # -------------------------------------------------------------- legality
@@ -734,7 +779,7 @@ class Game:
                 self.add(compare_op("<=", count_of([u.used for u in actors], self.ctx), 1))
         results = []
         stage1_intents = []  # (perm index, verb, kind(s), source, seat, cond)
-        order = self.int(f"t{t}_{tag}_order") if len(perms) > 1 else self.I(0)
+        order = self.ranged(f"t{t}_{tag}_order", 0, len(perms) - 1) if len(perms) > 1 else self.I(0)
 
         def order_is(i):
             return order == i if len(perms) > 1 else self.B(True)
@@ -1412,7 +1457,17 @@ class Game:
             if value.eq(old) or truth(value) is not None or number(value) is not None:
                 table[key] = value
             else:
-                self.add(table[key] == value)
+                var = table[key]
+                self.add(var == value)
+                if var.sort_kind() == z3.Z3_INT_SORT:
+                    span = self.ranges.of(value)
+                    if span is None:
+                        self.unranged.append(str(var))
+                    else:
+                        fact = And(var >= span[0], var <= span[1])
+                        self.add(fact)
+                        self.derived_ranges.append(fact)
+                        self.ranges.declare(var, *span)
         for name in ("alive", "role", "side", "left_by", "revealed", "links", "drawn"):
             for s in range(self.n):
                 eq(S2[name], s, cur[name][s], S[name][s])
@@ -1617,6 +1672,23 @@ def _mentions(effects, name: str) -> bool:
             return any(expr_mentions(i) for i in x)
         return False
     return any(expr_mentions(e) for e in effects)
+
+
+def _ints(st: dict) -> list:
+    """Every integer term of a state, in its tables."""
+    out = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+        elif isinstance(x, z3.ArithRef):
+            out.append(x)
+    walk(st)
+    return out
 
 
 def _walk_effects(effects):
