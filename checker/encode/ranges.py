@@ -25,79 +25,91 @@ _VAR = z3.Z3_OP_UNINTERPRETED
 
 
 class Ranges:
-    """Ranges of integer terms of one context: declared for variables, derived for terms."""
+    """Ranges of integer terms of one context: declared for variables, derived for terms.
+
+    Terms are walked through Z3's C API by AST id, without Python wrappers (the wrappers'
+    reference counting was most of the cost). An id stays the term's because every term
+    asked about or declared is kept alive here, and with it its subterms."""
 
     def __init__(self):
-        self._known: dict = {}  # term id -> (term, (lo, hi) or None); the term keeps the id alive
+        self._known: dict = {}  # AST id -> (lo, hi) or None
+        self._alive: list = []  # the terms whose ids are keys, kept alive
 
     def declare(self, var, lo: int, hi: int) -> None:
-        self._known[var.get_id()] = (var, (lo, hi))
+        self._alive.append(var)
+        self._known[var.get_id()] = (lo, hi)
 
     def of(self, term) -> tuple[int, int] | None:
         """(lo, hi) with lo <= term <= hi in every model, or None if not known."""
         if isinstance(term, int):
             return (term, term)
-        hit = self._known.get(term.get_id())
-        if hit is not None:
-            return hit[1]
+        known = self._known
+        ctx = term.ctx_ref()
+        root = term.as_ast()
+        root_id = z3.Z3_get_ast_id(ctx, root)
+        if root_id in known:
+            return known[root_id]
+        self._alive.append(term)  # its subterms live as long as it does
         # Iterative, children first: state terms nest as deep as the game is long.
-        stack = [term]
+        stack = [(root, root_id)]
         while stack:
-            t = stack[-1]
-            if t.get_id() in self._known:
+            a, i = stack[-1]
+            if i in known:
                 stack.pop()
                 continue
-            kids = [c for c in _operands(t) if c.get_id() not in self._known]
-            if kids:
-                stack.extend(kids)
+            kind = _kind(ctx, a)
+            todo = [(c, z3.Z3_get_ast_id(ctx, c)) for c in _operands(ctx, a, kind)]
+            todo = [x for x in todo if x[1] not in known]
+            if todo:
+                stack.extend(todo)
                 continue
             stack.pop()
-            self._known[t.get_id()] = (t, self._combine(t))
-        return self._known[term.get_id()][1]
+            known[i] = self._combine(ctx, a, kind)
+        return known[root_id]
 
-    def _get(self, t):
-        return self._known[t.get_id()][1]
+    def _get(self, ctx, a):
+        return self._known[z3.Z3_get_ast_id(ctx, a)]
 
-    def _combine(self, t):
-        k = _kind(t)
+    def _combine(self, ctx, a, k):
         if k == _NUM:
-            v = t.as_long()
+            v = int(z3.Z3_get_numeral_string(ctx, a))
             return (v, v)
         if k == _VAR:
             return None  # not declared
         if k == _IF:
-            a, b = self._get(t.arg(1)), self._get(t.arg(2))
-            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
-        args = [self._get(c) for c in t.children()]
-        if any(a is None for a in args):
+            x, y = (self._get(ctx, z3.Z3_get_app_arg(ctx, a, j)) for j in (1, 2))
+            return None if x is None or y is None else (min(x[0], y[0]), max(x[1], y[1]))
+        args = [self._get(ctx, c) for c in _operands(ctx, a, k)]
+        if any(x is None for x in args):
             return None
         if k == _ADD:
-            return (sum(a[0] for a in args), sum(a[1] for a in args))
+            return (sum(x[0] for x in args), sum(x[1] for x in args))
         if k == _SUB:
             lo, hi = args[0]
-            for a in args[1:]:
-                lo, hi = lo - a[1], hi - a[0]
+            for x in args[1:]:
+                lo, hi = lo - x[1], hi - x[0]
             return (lo, hi)
         if k == _NEG:
             return (-args[0][1], -args[0][0])
         if k == _MUL:
             lo, hi = args[0]
-            for a in args[1:]:
-                products = [lo * a[0], lo * a[1], hi * a[0], hi * a[1]]
+            for x in args[1:]:
+                products = [lo * x[0], lo * x[1], hi * x[0], hi * x[1]]
                 lo, hi = min(products), max(products)
             return (lo, hi)
         return None
 
 
-def _operands(t) -> list:
-    """The integer operands whose ranges t's range is made of (not an `if`'s condition)."""
-    k = _kind(t)
+def _operands(ctx, a, k) -> list:
+    """The integer operands whose ranges a's range is made of (not an `if`'s condition)."""
     if k in (_NUM, _VAR):
         return []
     if k == _IF:
-        return [t.arg(1), t.arg(2)]
-    return t.children()
+        return [z3.Z3_get_app_arg(ctx, a, 1), z3.Z3_get_app_arg(ctx, a, 2)]
+    return [z3.Z3_get_app_arg(ctx, a, j) for j in range(z3.Z3_get_app_num_args(ctx, a))]
 
 
-def _kind(t) -> int:
-    return z3.Z3_get_decl_kind(t.ctx_ref(), z3.Z3_get_app_decl(t.ctx_ref(), t.as_ast()))
+def _kind(ctx, a) -> int:
+    if z3.Z3_get_ast_kind(ctx, a) == z3.Z3_NUMERAL_AST:
+        return _NUM
+    return z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, a))
