@@ -182,7 +182,7 @@ def _all_choices(scenario, st, phase):
 
 def z3_wins(scenario, seats, phases):
     game = Game(scenario, seats, phases)
-    solver = make_solver(game.ctx, Limits(timeout=300, rlimit=200_000_000))
+    solver = make_solver(game.ctx, Limits(timeout=300, rlimit=200_000_000), finite=game.finite)
     solver.add(game.constraints)
     out = set()
     for side in ("town", "mafia"):
@@ -255,7 +255,7 @@ def scaling(players, bounds):
             for k in bounds:
                 t0 = time.perf_counter()
                 game = Game(scenario, seats, 2 * k)
-                solver = make_solver(game.ctx, Limits(timeout=300, rlimit=500_000_000))
+                solver = make_solver(game.ctx, Limits(timeout=300, rlimit=500_000_000), finite=game.finite)
                 solver.add(game.constraints)
                 solver.add(game.states[-1]["winner"] == game.ids.sides.index("town"))
                 r = check(solver)

@@ -38,9 +38,9 @@ ANALYSES = {
 }
 # Analyses that play games through the interpreter: they take the options, and the encodings
 # of the compositions the encoder covers.
-INTERPRETED = {"ambiguous-resolution"}
-ENCODED = {"contradiction", "ambiguous-order", "undefined", "win-overlap", "stalemate", "unreachable-win",
-           "dead-rule"}
+INTERPRETED: set = set()
+ENCODED = {"contradiction", "ambiguous-order", "ambiguous-resolution", "undefined", "win-overlap", "stalemate",
+           "unreachable-win", "dead-rule"}
 
 
 def load_ast(path: str) -> tuple[SourceFile, ast.Spec]:

@@ -22,6 +22,8 @@ CASES = {
     "lab": (ROOT / "tests" / "fixtures" / "lab.mafia", 8),
     "wins": (ROOT / "tests" / "fixtures" / "wins.mafia", 8),
     "host": (ROOT / "tests" / "fixtures" / "host.mafia", 8),
+    # two players with one blocking ability (uses that block each other)
+    "mutual": (ROOT / "examples" / "broken" / "hostage_takers_block_each_other.mafia", 6),
 }
 SCENARIOS = {name: load(str(path)) for name, (path, _) in CASES.items()}
 
@@ -65,6 +67,23 @@ def test_agreement_on_an_ambiguous_night():
     phase, uses = bound.phases[0]
     verdict = compare(scenario, bound.state, phase, uses)
     assert verdict.agree and verdict.detail == "2 outcome(s) agree"
+
+
+@pytest.mark.parametrize("script, outcomes", [
+    # Each Hostage-taker takes the other: either block can be the one that holds.
+    ("hostage by @1 on @2  hostage by @2 on @1  shot by @1 on @4  shot by @2 on @5", 2),
+    # One takes the other, who takes a citizen: only the first block holds.
+    ("hostage by @1 on @2  hostage by @2 on @4  shot by @2 on @5", 1),
+    # Each takes himself: no reading is consistent, and both act.
+    ("hostage by @1 on @1  hostage by @2 on @2  heal by @3 on @4", 1),
+])
+def test_agreement_on_uses_that_block_each_other(script, outcomes):
+    scenario = SCENARIOS["mutual"]
+    source, (query,) = load_queries(f"query q {{ night 1 {{ {script} }} }}")
+    bound = Binder(scenario, source.path).bind(query)
+    phase, uses = bound.phases[0]
+    verdict = compare(scenario, bound.state, phase, uses)
+    assert verdict.agree and verdict.detail == f"{outcomes} outcome(s) agree", verdict.detail
 
 
 def test_agreement_on_an_illegal_choice():

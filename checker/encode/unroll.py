@@ -60,6 +60,10 @@ class PhaseVars:
     choice_free: list = field(default_factory=list)
     rule_hits: list = field(default_factory=list)  # (rule name, applies)
     perm_blocked: list = field(default_factory=list)  # per order of the blocking steps: blocked[s]
+    # Uses of one blocking ability that block each other: (condition, ability, how many
+    # consistent readings: "none" or "several"), for `ambiguous-resolution`
+    mutual: list = field(default_factory=list)
+    crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
     checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
 
@@ -766,17 +770,6 @@ class Game:
         by_ability = {}
         for u in uses:
             by_ability.setdefault(u.ability.key, []).append(u)
-        for a, group in by_ability.items():
-            actors = [u for u in group if u.key != NONE]
-            if a in blocking and len(actors) > 1:
-                ability = group[0].ability
-                roles = {nm.key for nm in (ability.actor.roles or (ability.actor.name,))} \
-                    if ability.actor is not None and ability.actor.kind == "role" else set()
-                if sum(1 for r in self.seats if r in roles) > 1:
-                    raise Unsupported("several players dealt one blocking ability", ability.span)
-                # Only a conversion could give a second player this ability: the encoding
-                # lets one of them use it per phase (the interpreter would resolve two together).
-                self.add(compare_op("<=", count_of([u.used for u in actors], self.ctx), 1))
         results = []
         stage1_intents = []  # (perm index, verb, kind(s), source, seat, cond)
         order = self.ranged(f"t{t}_{tag}_order", 0, len(perms) - 1) if len(perms) > 1 else self.I(0)
@@ -802,10 +795,15 @@ class Game:
 
             fire(blocked, shield, evs, fired)
             for step in perm:
+                # Uses of one step act together: each is stopped only by a block from before
+                # the step, or by the reading of their mutual blocks (_mutual_blocks).
+                before = list(blocked)
+                dropped = self._mutual_blocks(t, tag, perm_index, pv, S, by_ability[step], before, shield,
+                                              order_is(perm_index))
                 for u in by_ability[step]:
                     eff = u.used
                     if u.actor is not None and u.ability.actor.kind != "moderator":
-                        eff = And(eff, Not(pick(u.actor, blocked)))
+                        eff = And(eff, Not(pick(u.actor, before)), Not(dropped.get(id(u), F)))
                     view = View(self, S, evs.copy(), {**self.env_of(u), "__holes": []})
                     for e, guard in self._guarded(u.ability.effects, view):
                         for s in range(n):
@@ -1204,6 +1202,61 @@ class Game:
             return Eq(target, s) if target is not None else self.B(False)
         value = self.compiler.value(e.on, view)
         return self.compiler.seats_of(value).member[s]
+
+    MAX_READERS = 4  # players with one blocking ability whose readings are listed (2^4 subsets)
+
+    def _mutual_blocks(self, t, tag, perm_index, pv, S, group, before, shield, in_order) -> dict:
+        """Several players' uses of one blocking step block each other's players: as the
+        interpreter does, every reading in which the blocked players are exactly those the
+        others' uses block is an outcome. A reading is a set of the users, picked by a
+        variable, that must be consistent where some reading is; with none consistent, all
+        act. Returns id(use) -> the condition that the reading drops that use; records the
+        phases with no consistent reading or several in pv.mutual."""
+        users = [u for u in group if u.key != NONE and u.ability.actor is not None
+                 and u.ability.actor.kind != "moderator"]
+        if len(users) < 2:
+            return {}
+        F = self.B(False)
+        if len(users) > self.MAX_READERS:
+            # Readings are subsets of the users: too many to list. Seats that only a
+            # conversion could make holders (Nostradamus's face change can give any seat any
+            # role) get one use a phase; ambiguous-resolution asks whether two holders can
+            # be alive at once and reports that as not searched (pv.crowded).
+            self.add(compare_op("<=", count_of([u.used for u in users], self.ctx), 1))
+            pv.crowded.append(users[0].ability)
+            return {}
+        seats = sorted({u.key for u in users})
+        acting = {id(u): And(u.used, Not(before[u.key])) for u in users}
+        hits = {}  # id(use) -> {seat: the use, acting alone, newly blocks the seat's player}
+        for u in users:
+            alone, guard_shield = list(before), list(shield)
+            view = View(self, S, Events(self.ctx), {**self.env_of(u), "__holes": []})
+            for e, guard in self._guarded(u.ability.effects, view):
+                if e.verb in ("block", "unblock", "protect"):
+                    for s in seats:
+                        on = And(acting[id(u)], guard, self._on(e, view, u, s))
+                        self._blocking_effect(e, on, s, alone, guard_shield, Events(self.ctx))
+            hits[id(u)] = {s: And(alone[s], Not(before[s])) for s in seats}
+        readings = [frozenset(c) for r in range(len(seats) + 1) for c in itertools.combinations(seats, r)]
+        consistent = []
+        for c in readings:
+            parts = []
+            for s in seats:
+                produced = Or([F] + [hits[id(u)][s] for u in users if u.key not in c])
+                parts.append(produced if s in c else Not(produced))
+            consistent.append(And(parts))
+        together = compare_op(">=", count_of([acting[id(u)] for u in users], self.ctx), 2)
+        pick_ = self.ranged(f"t{t}_{tag}_{perm_index}_{users[0].ability.key}_reading", 0, len(readings) - 1)
+        none = And([Not(c) for c in consistent])
+        self.add(If(together,
+                    Or(And(none, pick_ == 0), *[And(pick_ == i, c) for i, c in enumerate(consistent)]),
+                    pick_ == 0))
+        several = compare_op(">=", count_of(consistent, self.ctx), 2)
+        ability = users[0].ability
+        pv.mutual.append((And(pv.active, in_order, together, none), ability, "none"))
+        pv.mutual.append((And(pv.active, in_order, together, several), ability, "several"))
+        return {id(u): Or([pick_ == i for i, c in enumerate(readings) if u.key in c]) if any(
+                    u.key in c for c in readings) else F for u in users}
 
     def _blocking_effect(self, e, cond, s, blocked, shield, evs) -> None:
         if e.verb == "block":
