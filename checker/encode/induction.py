@@ -181,7 +181,7 @@ class Windows:
         key = (first, length)
         if key not in self.games:
             game = Game(self.sc, self.seats, length, first_phase=first, symmetry=False, free_start=True)
-            solver = make_solver(game.ctx, self.limits)
+            solver = make_solver(game.ctx, self.limits, preprocess=True)
             solver.add(game.constraints)
             self.games[key] = (game, solver)
         return self.games[key]
