@@ -2,7 +2,8 @@
 
     python bench/benchmark.py            # the default tables, a few minutes
     python bench/benchmark.py --full     # bigger grids (bound 2, players up to 30)
-    python bench/benchmark.py --preprocess   # with the preprocessing solver
+    python bench/benchmark.py --only gangster --arithmetic   # Gangster on the arithmetic solver
+    python bench/benchmark.py --preprocess   # with the preprocessing solver where it applies
 
 Tables:
   1. each analysis per bundled spec, at bounds 1 and 2;
@@ -269,6 +270,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--full", action="store_true", help="the bigger grids")
     parser.add_argument("--only", choices=["specs", "gangster", "enumeration", "scaling"])
+    parser.add_argument("--arithmetic", action="store_true",
+                        help="the Gangster questions on the arithmetic solver, not the finite-domain one")
     parser.add_argument("--preprocess", action="store_true",
                         help="the preprocessing solver (Options.preprocess) instead of check's default")
     args = parser.parse_args()
@@ -276,7 +279,7 @@ def main():
     if args.only in (None, "specs"):
         analyses_per_spec([1, 2] if args.full else [1], preprocess=args.preprocess)
     if args.only in (None, "gangster"):
-        gangster_questions(10, preprocess=args.preprocess)
+        gangster_questions(10, preprocess=args.preprocess, finite=not args.arithmetic)
     if args.only in (None, "enumeration"):
         against_enumeration([4, 5, 6] if args.full else [4, 5], 4 if args.full else 3)
     if args.only in (None, "scaling"):
