@@ -122,6 +122,12 @@ def _run(kind, result, select, options, encodings):
                 result.findings.append(replace(enc.unsupported(f"{kinds} on {enc.where}"),
                                                analyses=tuple(k for k in select if k in ENCODED)))
         encodings = [e for e in encodings if not e.error]
+        for enc in encodings:
+            why = enc.unfollowed() if kinds else None
+            if why:
+                result.findings.append(replace(
+                    enc.inconclusive(f"{kinds} on this composition could not be fully checked", why),
+                    analyses=tuple(k for k in select if k in ENCODED)))
     if kind in INTERPRETED:
         # Played through the interpreter, for compositions the encoding may not cover; the
         # encodings that exist answer side questions (can a conversion make two holders?).

@@ -13,10 +13,6 @@ every reading as an outcome.
 
 from __future__ import annotations
 
-import itertools
-
-import z3
-
 from .. import registry
 from ..findings import Finding, Related
 from ..interpreter.resolution import _verbs
@@ -34,38 +30,12 @@ def analyse(scenario, encodings) -> list[Finding]:
             # Several readings (the rules do not say which block holds) and none (each
             # reading undoes itself) are different holes: each is looked for.
             if any(x.key == a.key for pv in enc.game.vars for x in pv.crowded):
-                second = _second_holder(enc, a)
-                if second is not None:
-                    out.append(enc.inconclusive(
-                        f"whether uses of {a.display} can block each other", f"not searched: {second}, "
-                        f"and with more than {enc.game.MAX_READERS} possible holders the encoding "
-                        "follows one use a phase", a.name_span or a.span))
-                continue
+                continue  # not followed by the encoding: see Encoded.unfollowed
             for kind in ("several", "none"):
                 found = _first(enc, a, kind)
                 if found is not None:
                     out.append(found)
     return out
-
-
-def _second_holder(enc, a) -> str | None:
-    """Why two living holders of the ability at once cannot be ruled out within the bound,
-    or None when the encoding shows that no reachable state has them."""
-    ids = enc.game.ids.roles
-    wanted = [ids.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
-
-    def two_holders(t):
-        st = enc.game.states[t + 1]  # after phase t
-        holds = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted]))
-                 for s in range(enc.game.n)]
-        return [z3.Or([z3.And(holds[x], holds[y])
-                       for x, y in itertools.combinations(range(enc.game.n), 2)])]
-    status, t, _ = enc.first(two_holders, fast=True)
-    if status == "unsat":
-        return None
-    if status == "sat":
-        return f"a conversion gives a second living player the ability by the end of {enc.game.phases[t]}"
-    return "whether a conversion can give a second player the ability is not decided (the solver gave up)"
 
 
 def _first(enc, a, kind: str) -> Finding | None:

@@ -3,6 +3,7 @@ asked many questions through the solver factory."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import z3
@@ -49,6 +50,39 @@ class Encoded:
         self.solver = make_solver(self.game.ctx, Limits(options.timeout, options.rlimit), options.preprocess,
                                   finite=self.game.finite)
         self.solver.add(self.game.constraints)
+
+    def unfollowed(self) -> str | None:
+        """Why some play within the bound is left out of the encoding (Game.restricted: one
+        use a phase of a blocking ability more than a few players could hold), when it can
+        matter: two living holders at once within the bound. None when it cannot."""
+        if self.game.restricted is None:
+            return None
+        if not hasattr(self, "_unfollowed"):
+            self._unfollowed = None
+            for ability in sorted({a.key: a for pv in self.game.vars for a in pv.crowded}.values(),
+                                  key=lambda a: a.key):
+                why = self._two_holders(ability)
+                if why is not None:
+                    self._unfollowed = f"{why}, and {self.game.restricted}"
+                    break
+        return self._unfollowed
+
+    def _two_holders(self, ability) -> str | None:
+        ids = self.game.ids.roles
+        wanted = [ids.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
+
+        def two_holders(t):
+            st = self.game.states[t + 1]  # after phase t
+            holds = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted]))
+                     for s in range(self.game.n)]
+            return [z3.Or([z3.And(holds[x], holds[y])
+                           for x, y in itertools.combinations(range(self.game.n), 2)])]
+        status, t, _ = self.first(two_holders, fast=True)
+        if status == "unsat":
+            return None
+        if status == "sat":
+            return f"two living players can hold {ability.display} at once by the end of {self.game.phases[t]}"
+        return f"whether two living players can hold {ability.display} at once is not decided (the solver gave up)"
 
     @property
     def where(self) -> str:

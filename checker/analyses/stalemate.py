@@ -147,6 +147,8 @@ def _stuck(enc: Encoded, X: dict, start: int, state=None):
     result = ask(solver, *base, z3.Or([st["winner"] != NONE for st in game.states[1:]]))
     if result.status != "unsat":
         return ("escapes",) if result.status == "sat" else ("unknown", result.reason)
+    if game.restricted:
+        return ("unknown", game.restricted)
     if mentions_round(sc):
         return ("bounded", M)
     for parts, growing in ((FIXED, GROWING), (PATTERN, ())):

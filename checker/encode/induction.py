@@ -229,5 +229,8 @@ def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | No
                               f"({game.phases[k - 1]})"
                 break
         if proved:
+            restricted = next((g.restricted for g, _ in windows_of(enc).games.values() if g.restricted), None)
+            if restricted:
+                return "open", None, restricted
             return "proved", k, None
     return "open", None, last_reason

@@ -156,6 +156,17 @@ class Game:
         return v
 
     @property
+    def restricted(self) -> str | None:
+        """Why the game leaves out some legal play, or None: more than MAX_READERS players
+        who could hold one blocking ability get one use of it a phase (_mutual_blocks). A
+        game found is still a real game; "no game" is then no proof."""
+        crowded = sorted({a.display for pv in self.vars for a in pv.crowded})
+        if not crowded:
+            return None
+        return (f"the encoding lets only one player a phase use {', '.join(crowded)} (more than "
+                f"{self.MAX_READERS} players could hold it)")
+
+    @property
     def finite(self) -> bool:
         """Whether every integer of the game has a range (a finite-domain problem)."""
         return not self.unranged
@@ -1217,6 +1228,11 @@ class Game:
         if len(users) < 2:
             return {}
         F = self.B(False)
+        if users[0].ability.is_card:
+            # A card is played by a player who drew one; the encoding lets one drawer a phase
+            # play a blocking card (known gap: two drawers of one blocking card in one phase).
+            self.add(compare_op("<=", count_of([u.used for u in users], self.ctx), 1))
+            return {}
         if len(users) > self.MAX_READERS:
             # Readings are subsets of the users: too many to list. Seats that only a
             # conversion could make holders (Nostradamus's face change can give any seat any
