@@ -111,7 +111,7 @@ class Encoded:
             if not here:
                 return [z3.BoolVal(False, self.game.ctx)]
             return [z3.Or(here), self.clean_until(t - 1) if t > 0 else z3.BoolVal(True, self.game.ctx)]
-        return self.first(goal)
+        return self.first(goal, quiet=True)
 
     @property
     def fast(self):
@@ -132,7 +132,7 @@ class Encoded:
         parts = [g for item in goal for g in (item if isinstance(item, (list, tuple)) else [item])]
         return ask(self.fast if fast else self.solver, *parts)
 
-    def first(self, goal_at, fast: bool = False) -> tuple[str, int | None, Result | None]:
+    def first(self, goal_at, fast: bool = False, quiet: bool = False) -> tuple[str, int | None, Result | None]:
         """The earliest phase t where goal_at(t) can hold: ("sat", t, result) with the shortest
         game, ("unsat", None, None) within the bound, or ("unknown", None, result).
 
@@ -150,7 +150,23 @@ class Encoded:
             if result.status == "sat":
                 best = (t, result)
                 break
+        if quiet:
+            best = (best[0], self.quieter(goals[best[0]], best[1], best[0], fast))
         return "sat", best[0], best[1]
+
+    def quieter(self, goal, result: Result, t: int, fast: bool = False) -> Result:
+        """A game for the same goal with fewer actions: the model's uses up to phase t are
+        dropped one at a time, in the encoding's order, wherever the goal still holds
+        without them. A witness should show the moderator only what the finding needs."""
+        used = [u.used for pv in self.game.vars[: t + 1] for u in pv.uses
+                if z3.is_true(result.model.eval(u.used, model_completion=True))]
+        off = []
+        for flag in used:
+            again = self.ask(goal, *off, z3.Not(flag), fast=fast)
+            if again.status == "sat":
+                off.append(z3.Not(flag))
+                result = again
+        return result
 
     def witness(self, result: Result, t: int, label: str) -> Witness:
         """The model's game as a witness, replayed through the interpreter. If the replay

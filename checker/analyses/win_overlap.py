@@ -22,7 +22,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             pv = game.vars[t]
             holes = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
             return [pv.overlap, before] + holes
-        status, t, result = enc.first(goal)
+        status, t, result = enc.first(goal, quiet=True)
         if status == "unknown":
             out.append(enc.inconclusive("whether two sides can win at once", f"the solver gave up ({result.reason})"))
         if status != "sat":
