@@ -130,7 +130,22 @@ class Encoded:
     def ask(self, *goal, fast: bool = False) -> Result:
         """Whether the game can meet the goal (conditions joined by `and`)."""
         parts = [g for item in goal for g in (item if isinstance(item, (list, tuple)) else [item])]
-        return ask(self.fast if fast else self.solver, *parts)
+        result = ask(self.fast if fast else self.solver, *parts)
+        if result.status == "unknown" and self.game.finite:
+            # The two solvers give up on different questions (their resource limits count
+            # different work): a question the finite-domain one cannot settle goes to the
+            # arithmetic one before it is called inconclusive.
+            again = ask(self.arithmetic, *parts)
+            if again.status != "unknown":
+                return again
+        return result
+
+    @property
+    def arithmetic(self) -> z3.Solver:
+        if getattr(self, "_arithmetic", None) is None:
+            self._arithmetic = make_solver(self.game.ctx, Limits(self.options.timeout, self.options.rlimit), True)
+            self._arithmetic.add(self.game.constraints)
+        return self._arithmetic
 
     def first(self, goal_at, fast: bool = False, quiet: bool = False) -> tuple[str, int | None, Result | None]:
         """The earliest phase t where goal_at(t) can hold: ("sat", t, result) with the shortest

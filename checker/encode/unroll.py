@@ -376,6 +376,7 @@ class Game:
             self.add(Implies(u.used, pv.active))
             self._legal(u, pv, S, phase, view0)
         self._team_once(pv)
+        self._card_once(pv)
         cur, due = self._count_down(S, phase)
         if phase.is_night:
             cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, due=due)
@@ -656,6 +657,14 @@ class Game:
                 if t.event.key == "leave":
                     options.append(other.used)
         return Or(options) if options else self.B(False)
+
+    def _card_once(self, pv: PhaseVars) -> None:
+        """As legal.check: a card is one object, played by one player in a phase."""
+        for a in self.sc.abilities:
+            if a.is_card:
+                flags = [u.used for u in pv.uses if u.ability.key == a.key]
+                if len(flags) > 1:
+                    self.add(compare_op("<=", count_of(flags, self.ctx), 1))
 
     def _team_once(self, pv: PhaseVars) -> None:
         for team in self.sc.teams:
@@ -1229,15 +1238,12 @@ class Game:
             return {}
         F = self.B(False)
         if users[0].ability.is_card:
-            # A card is played by a player who drew one; the encoding lets one drawer a phase
-            # play a blocking card (known gap: two drawers of one blocking card in one phase).
-            self.add(compare_op("<=", count_of([u.used for u in users], self.ctx), 1))
-            return {}
+            return {}  # one player plays a card in a phase (_card_once): no mutual blocks
         if len(users) > self.MAX_READERS:
             # Readings are subsets of the users: too many to list. Seats that only a
             # conversion could make holders (Nostradamus's face change can give any seat any
-            # role) get one use a phase; ambiguous-resolution asks whether two holders can
-            # be alive at once and reports that as not searched (pv.crowded).
+            # role) get one use a phase; Encoded.unfollowed
+            # asks whether two can hold it at once and reports that as not checked.
             self.add(compare_op("<=", count_of([u.used for u in users], self.ctx), 1))
             pv.crowded.append(users[0].ability)
             return {}

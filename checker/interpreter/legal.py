@@ -228,6 +228,12 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
     if not has_phase_limit and this_phase.index(use) >= 1:
         out.append(Problem(f"'{name}' is used twice by the same player in one phase"))
 
+    if ability.is_card:
+        # A card is one object: whoever drew it, one player plays it in a phase.
+        same_card = [u for u in phase_uses if u.ability == ability.key]
+        if same_card.index(use) >= 1:
+            out.append(Problem(f"'{name}' is one card: only one player plays it in a phase"))
+
     team = team_of(scenario, ability)
     if team is not None and team.options and ability.key in team.options:
         team_uses = [u for u in phase_uses if u.ability in team.options]
