@@ -180,3 +180,24 @@ def test_agreement_on_night_of_mafia_settings_and_skips(script):
     phase, uses = bound.phases[0]
     verdict = compare(scenario, bound.state, phase, uses)
     assert verdict.agree, verdict.detail
+
+
+def test_a_card_is_played_by_one_player_a_phase():
+    # Two players holding last-move cards: both playing Face Change in one night is
+    # illegal for the interpreter and impossible in the encoding; one of them alone is fine.
+    from mafiacheck.evaluate import initial_state
+    from mafiacheck.interpreter.bind import BoundUse
+    from mafiacheck.interpreter.phases import sequence
+
+    scenario = load(str(ROOT / "specs" / "godfather_nostradamus.mafia"))
+    seats = scenario.compositions[0].seats()
+    state = initial_state(scenario, seats)
+    phase = next(p for p in sequence(scenario, state, 6) if p.kind == "night")
+    state.drawn = frozenset({0, 1})
+
+    def card(actor, target):
+        return BoundUse("face_change", actor, (target,), (), explicit_actor=True)
+    both = compare(scenario, state, phase, [card(0, 5), card(1, 6)])
+    assert both.agree and "illegal for the interpreter" in both.detail and "one card" in both.detail
+    one = compare(scenario, state, phase, [card(0, 5)])
+    assert one.agree and "outcome(s) agree" in one.detail
