@@ -173,14 +173,25 @@ class Encoded:
         """A game for the same goal with fewer actions: the model's uses up to phase t are
         dropped one at a time, in the encoding's order, wherever the goal still holds
         without them. A witness should show the moderator only what the finding needs."""
-        used = [u.used for pv in self.game.vars[: t + 1] for u in pv.uses
-                if z3.is_true(result.model.eval(u.used, model_completion=True))]
         off = []
-        for flag in used:
-            again = self.ask(goal, *off, z3.Not(flag), fast=fast)
+        for pv in self.game.vars[: t + 1]:
+            used = [u.used for u in pv.uses if z3.is_true(result.model.eval(u.used, model_completion=True))]
+            # What the game does not use stays unused, so a later, quieter game cannot bring
+            # back an action here that was never tried without.
+            off += [z3.Not(u.used) for u in pv.uses if not any(u.used.eq(f) for f in used)]
+            if not used:
+                continue
+            # A whole phase at once first: most phases before the finding need nobody to act.
+            again = self.ask(goal, *off, *[z3.Not(f) for f in used], fast=fast)
             if again.status == "sat":
-                off.append(z3.Not(flag))
+                off += [z3.Not(f) for f in used]
                 result = again
+                continue
+            for flag in used:
+                again = self.ask(goal, *off, z3.Not(flag), fast=fast)
+                if again.status == "sat":
+                    off.append(z3.Not(flag))
+                    result = again
         return result
 
     def witness(self, result: Result, t: int, label: str) -> Witness:
