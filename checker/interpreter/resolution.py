@@ -340,11 +340,15 @@ class Resolver:
         return seat_name(self.sc, sc.state, seat)
 
     def value(self, sc: Scratch, expr, env):
+        return self.evaluator(sc).value(expr, env)
+
+    def evaluator(self, sc: Scratch) -> Evaluator:
+        """An evaluator of the scratch state with the events expressions may see now."""
         if sc.buffering and sc.frozen_events is not None:
             sc.state.events = sc.frozen_events  # stage 2 acts together: no step sees another
         else:
             sc.state.events = frozenset(sc.events)
-        return Evaluator(self.sc, sc.state).value(expr, env)
+        return Evaluator(self.sc, sc.state)
 
     # -------------------------------------------------------------- effects
 
@@ -567,10 +571,13 @@ class Resolver:
     def applicable(self, sc: Scratch, rule: ast.RuleDecl):
         """The variable bindings for which a rule applies now."""
         out = []
+        # One evaluator for every binding: asking changes nothing, so the events are
+        # frozen once, not once per seat (most of godfather_jack's stalemate playouts).
+        ev = self.evaluator(sc)
         for combo in self.bindings(rule, len(sc.state.roles)):
             env = {v.key: s for v, s in zip(rule.variables, combo)}
             try:
-                if self.value(sc, rule.cond, env) and not any(self.value(sc, u, env) for u in rule.unless):
+                if ev.value(rule.cond, env) and not any(ev.value(u, env) for u in rule.unless):
                     out.append(env)
             except EvalError as exc:
                 sc.report.holes.append(f"rule {rule.name.text}: {exc}")
