@@ -41,6 +41,14 @@ def agree_along(scenario, script: str) -> None:
         state = results[-1][0]
 
 
+def first_phase_verdict(scenario, query: str):
+    """Whether the encoding agrees with the interpreter on the first phase of a query."""
+    source, (q,) = load_queries(query)
+    bound = Binder(scenario, source.path).bind(q)
+    phase, uses = bound.phases[0]
+    return compare(scenario, bound.state, phase, uses)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 @given(seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,11 +69,8 @@ def test_interpreter_and_encoding_agree_on_generated_phases(name, seed):
 def test_agreement_on_an_ambiguous_night():
     # CO-A01: the Hostage-taker blocks the Doctor whom the Guard protects. Two outcomes.
     scenario = SCENARIOS["commando"]
-    source, (query,) = load_queries(
-        "query q { night 1 { guard_protect on doctor  hostage on doctor  shot on detective  save on detective } }")
-    bound = Binder(scenario, source.path).bind(query)
-    phase, uses = bound.phases[0]
-    verdict = compare(scenario, bound.state, phase, uses)
+    verdict = first_phase_verdict(
+        scenario, "query q { night 1 { guard_protect on doctor  hostage on doctor  shot on detective  save on detective } }")
     assert verdict.agree and verdict.detail == "2 outcome(s) agree"
 
 
@@ -79,19 +84,13 @@ def test_agreement_on_an_ambiguous_night():
 ])
 def test_agreement_on_uses_that_block_each_other(script, outcomes):
     scenario = SCENARIOS["mutual"]
-    source, (query,) = load_queries(f"query q {{ night 1 {{ {script} }} }}")
-    bound = Binder(scenario, source.path).bind(query)
-    phase, uses = bound.phases[0]
-    verdict = compare(scenario, bound.state, phase, uses)
+    verdict = first_phase_verdict(scenario, f"query q {{ night 1 {{ {script} }} }}")
     assert verdict.agree and verdict.detail == f"{outcomes} outcome(s) agree", verdict.detail
 
 
 def test_agreement_on_an_illegal_choice():
     scenario = SCENARIOS["gangster"]
-    source, (query,) = load_queries("query q { night 1 { nato_guess on doctor as doctor  shot on detective } }")
-    bound = Binder(scenario, source.path).bind(query)
-    phase, uses = bound.phases[0]
-    verdict = compare(scenario, bound.state, phase, uses)
+    verdict = first_phase_verdict(scenario, "query q { night 1 { nato_guess on doctor as doctor  shot on detective } }")
     assert verdict.agree and verdict.detail.startswith("illegal for the interpreter")
 
 
@@ -102,10 +101,7 @@ def test_agreement_on_an_illegal_choice():
 def test_agreement_on_a_choice_forbidden_by_another_choice(phase_text, legal):
     # `chosen(p, A)`: a legality condition that reads the phase's other choices.
     scenario = SCENARIOS["lab"]
-    source, (query,) = load_queries(f"query q {{ composition 8  {phase_text} }}")
-    bound = Binder(scenario, source.path).bind(query)
-    phase, uses = bound.phases[0]
-    verdict = compare(scenario, bound.state, phase, uses)
+    verdict = first_phase_verdict(scenario, f"query q {{ composition 8  {phase_text} }}")
     assert verdict.agree, verdict.detail
     assert verdict.detail.startswith("illegal for the interpreter") != legal
 
@@ -175,10 +171,7 @@ def test_agreement_on_host_settings_and_history(script):
 ])
 def test_agreement_on_night_of_mafia_settings_and_skips(script):
     scenario = load(str(ROOT / "specs" / "night_of_mafia.mafia"))
-    source, (query,) = load_queries(f"query q {{ {script} }}")
-    bound = Binder(scenario, source.path).bind(query)
-    phase, uses = bound.phases[0]
-    verdict = compare(scenario, bound.state, phase, uses)
+    verdict = first_phase_verdict(scenario, f"query q {{ {script} }}")
     assert verdict.agree, verdict.detail
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import z3
 
 from .. import registry
-from ..encode.solver import Limits, Result, ask, make_solver
+from ..encode.solver import Limits, Result, ask, check, make_solver
 from ..encode.terms import Unsupported
 from ..errors import SpecError
 from ..encode.unroll import Game
@@ -171,27 +171,36 @@ class Encoded:
 
     def quieter(self, goal, result: Result, t: int, fast: bool = False) -> Result:
         """A game for the same goal with fewer actions: the model's uses up to phase t are
-        dropped one at a time, in the encoding's order, wherever the goal still holds
-        without them. A witness should show the moderator only what the finding needs."""
-        off = []
-        for pv in self.game.vars[: t + 1]:
-            used = [u.used for u in pv.uses if z3.is_true(result.model.eval(u.used, model_completion=True))]
-            # What the game does not use stays unused, so a later, quieter game cannot bring
-            # back an action here that was never tried without.
-            off += [z3.Not(u.used) for u in pv.uses if not any(u.used.eq(f) for f in used)]
-            if not used:
-                continue
-            # A whole phase at once first: most phases before the finding need nobody to act.
-            again = self.ask(goal, *off, *[z3.Not(f) for f in used], fast=fast)
-            if again.status == "sat":
-                off += [z3.Not(f) for f in used]
-                result = again
-                continue
-            for flag in used:
-                again = self.ask(goal, *off, z3.Not(flag), fast=fast)
+        dropped, a phase at once and then one at a time, in the encoding's order, wherever
+        the goal still holds without them. A witness should show the moderator only what the
+        finding needs. The goal is added once; each try is a check under assumptions (the
+        flags `not used`), not a push, add and pop."""
+        solver = self.fast if fast else self.solver
+        solver.push()
+        try:
+            solver.add(*_flat(goal))
+            off = []
+
+            def without(flags):
+                nonlocal result
+                again = check(solver, *off, *flags)
                 if again.status == "sat":
-                    off.append(z3.Not(flag))
+                    off.extend(flags)
                     result = again
+                return again.status == "sat"
+            for pv in self.game.vars[: t + 1]:
+                used = {u.used.get_id() for u in pv.uses
+                        if z3.is_true(result.model.eval(u.used, model_completion=True))}
+                # What the game does not use stays unused, so a later, quieter game cannot
+                # bring back an action here that was never tried without.
+                off += [z3.Not(u.used) for u in pv.uses if u.used.get_id() not in used]
+                flags = [z3.Not(u.used) for u in pv.uses if u.used.get_id() in used]
+                # A whole phase at once first: most phases before the finding need nobody.
+                if flags and not without(flags):
+                    for flag in flags:
+                        without([flag])
+        finally:
+            solver.pop()
         return result
 
     def witness(self, result: Result, t: int, label: str) -> Witness:

@@ -22,6 +22,7 @@ import itertools
 import z3
 
 from .. import ast
+from ..interpreter.resolution import _flat
 from .solver import Limits, make_solver
 from .terms import And, Eq, Events, Implies, Not, Or, Unsupported, View
 
@@ -86,18 +87,8 @@ def _fixpoint(game, roles_now):
 def _converting(sc) -> list:
     """The abilities and rules with a `convert` somewhere in their effects."""
     def converts(effects):
-        return any(isinstance(e, ast.Effect) and e.verb == "convert" for e in _walk(effects))
+        return any(e.verb == "convert" for e in _flat(effects))
     return [a for a in sc.abilities if converts(a.effects)] + [r for r in sc.rules if converts(r.then)]
-
-
-def _walk(effects):
-    for e in effects:
-        yield e
-        if isinstance(e, ast.IfEffect):
-            yield from _walk(e.then)
-            yield from _walk(e.otherwise)
-        elif isinstance(e, ast.AfterEffect):
-            yield from _walk(e.body)
 
 
 def _abstract_state(game, possible, tag):
