@@ -6,6 +6,7 @@ import argparse
 import functools
 import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
@@ -137,10 +138,22 @@ def check_results(paths: list[str], plan: CheckPlan) -> list[FileResult]:
     """Every spec under `paths` checked, with the baseline applied if there is one."""
     found, problems = collect_paths(paths)
     results = [FileResult(d.path, diagnostics=[d]) for d in problems]
-    results += [check_file(p, plan.select, plan.options, plan.severity) for p in found]
+    results += _check_all(found, plan)
     if plan.baseline:
         results = baseline.apply(results, baseline.load(plan.baseline))
     return results
+
+
+def _check_all(paths: list[str], plan: CheckPlan) -> list[FileResult]:
+    """Each spec in its own process, as many at once as there are cores: the specs share
+    nothing (every question has its own Z3 context), so the report is the same as one at a
+    time, in the same order, in about half the time on two cores."""
+    workers = min(len(paths), os.cpu_count() or 1)
+    if workers < 2:
+        return [check_file(p, plan.select, plan.options, plan.severity) for p in paths]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        jobs = [pool.submit(check_file, p, plan.select, plan.options, plan.severity) for p in paths]
+        return [job.result() for job in jobs]
 
 
 def run_check(args, out: TextIO, err: TextIO) -> int:
