@@ -672,7 +672,8 @@ class Resolver:
                        tuple(conditions), effects, optional, clause_cites, d.cites, d.span,
                        d.name.span, d.clauses,
                        blocked_uses=blocked[0].mode if blocked else "count",
-                       blocked_why=blocked[0].text if blocked else None)
+                       blocked_why=blocked[0].text if blocked else None,
+                       mandatory=any(c.keyword == "mandatory" for c in d.clauses))
 
     def _actor(self, actor: ast.Actor, is_card: bool) -> None:
         if actor.kind == "role":

@@ -510,7 +510,7 @@ class Compiler:
         if key == "players":
             return self.I(self.n)
         if key == "round":
-            number_ = view.env.get("__round", 0)
+            number_ = view.env.get("__round", view.state.get("round", 0))
             # A term where the round is not known (encode/roles.py's abstract phase).
             return number_ if isinstance(number_, z3.ExprRef) else self.I(number_)
         constant = self.ids.constant(key)

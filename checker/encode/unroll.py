@@ -40,6 +40,13 @@ class Use:
     moment: str | None
     env: dict | None = None
     blocked: z3.BoolRef | None = None  # used, and taken away by a block (for `blocked uses …`)
+    void: z3.BoolRef | None = None  # made, but it takes no part: a team with nobody to decide
+
+    @property
+    def acts(self):
+        """The use is made and takes part in the phase (as the interpreter's uses after it
+        drops those no rule lets anybody decide)."""
+        return self.used if self.void is None else And(self.used, Not(self.void))
 
 
 @dataclass
@@ -65,6 +72,7 @@ class PhaseVars:
     mutual: list = field(default_factory=list)
     crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
     checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
+    fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
 
 
@@ -353,8 +361,10 @@ class Game:
     def _phase(self, t: int, phase: Phase, S: dict, S2: dict) -> PhaseVars:
         pv = PhaseVars(phase)
         pv.active = Eq(S["winner"], NONE)
-        view0 = View(self, S, Events(self.ctx), {"__round": phase.number if phase.kind in ("day", "night") else 0,
-                                   "__holes": []})
+        # As Player.play: `round` is the number of the day or night being played (0 in the
+        # opening phases), seen by every expression of the phase.
+        S = {**S, "round": self.I(phase.number if phase.kind in ("day", "night") else 0)}
+        view0 = View(self, S, Events(self.ctx), {"__holes": []})
         moments = [None] if phase.is_night else ["before", "after"]
         for moment in moments:
             for a in self.sc.abilities:
@@ -378,14 +388,18 @@ class Game:
         self._team_once(pv)
         self._card_once(pv)
         cur, due = self._count_down(S, phase)
+        # As Player.play: a use of an ability that acts only on its trigger waits for the
+        # resolution of the phase in which the trigger happens; pv.fired says when it did.
+        waiting = [u for u in pv.uses if self._on_trigger_only(u.ability, phase)]
+        pv.fired = {id(u): self.B(False) for u in waiting}
         if phase.is_night:
             cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, due=due)
         else:
             cur = self._pass(t, "b", pv, cur, [u for u in pv.uses if u.moment == "before"], None,
                              due=due)
             if pv.vote_kind is not None:
-                cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"], pv)
-            cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"], None)
+                cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"] + waiting, pv)
+            cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, "a table with no row for this case"))
         cur = self._bookkeep(pv, S, cur, phase)
@@ -519,6 +533,67 @@ class Game:
         return exists, allowed
 
     def _legal(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+        conds, holes, open_limits = self._legality(u, pv, S, phase)
+        for hole in holes:
+            pv.undefined.append((And(u.used, hole), f"{u.ability.display}: a table with no row for this case"))
+        for cond, why in open_limits:
+            pv.undefined.append((And(pv.active, u.used, cond), why))
+        self.add(Implies(u.used, And(conds)))
+        if u.ability.mandatory:
+            self._obligation(u, pv, S, phase)
+
+    def _obligation(self, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> None:
+        """As interpreter/obligations.py: a mandatory use must be made whenever some choice of
+        targets and values would be legal (with none legal, the obligation lapses). Each
+        candidate use is the legality of the use with constants for its choices, so the
+        conditions fold; a team's decider is left to the team's own legality."""
+        a = u.ability
+        n = self.n
+        counts = [0]
+        if a.target_count is not None:
+            most = len(u.targets)
+            counts = list(range(1, most + 1))
+        domains = [self._choice_values(ch) for ch in a.choices]
+        actor = u.actor
+        if a.actor is not None and a.actor.kind == "team":
+            # The team's decider, as the interpreter's default actor: the first allowed seat.
+            _, allowed = self._decider(self._team(a), S)
+            actor = self.I(NONE)
+            for seat in range(n - 1, -1, -1):
+                actor = If(allowed(seat), self.I(seat), actor)
+        options = []
+        for count in counts:
+            for targets in itertools.combinations(range(n), count):
+                for values in itertools.product(*domains):
+                    if len(options) >= self.MAX_OBLIGATION_CANDIDATES:
+                        raise Unsupported(f"a mandatory ability with more than "
+                                          f"{self.MAX_OBLIGATION_CANDIDATES} possible uses", a.span)
+                    shadow = Use(a, u.key, self.B(True), actor,
+                                 [self.I(t) for t in targets] + [self.I(NONE)] * (len(u.targets) - count),
+                                 self.I(count) if u.count is not None else None,
+                                 {ch.binds.key: self.I(v) for ch, v in zip(a.choices, values)}, u.moment)
+                    conds, _, _ = self._legality(shadow, pv, S, phase, original=u)
+                    options.append(And(conds))
+        legal = Or(options) if options else self.B(False)
+        self.add(Implies(And(pv.active, legal), u.used))
+
+    MAX_OBLIGATION_CANDIDATES = 5000
+
+    def _choice_values(self, c) -> list[int]:
+        ids = self.ids
+        if c.kind == "variant":
+            return [ids.value("variant", x) for x in ids.variants[c.names[0].key]]
+        if c.kind == "option":
+            return [ids.value("option", nm.key) for nm in c.names]
+        if c.kind == "player":
+            return list(range(self.n))
+        return list(range(len(ids.roles) if c.kind == "role" else len(ids.sides)))
+
+    def _legality(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None = None):
+        """(the conditions for u's choices to be legal, the table holes they met, the open
+        limits as (condition, why)). `original`: for a candidate use standing in for one of
+        the phase's uses (an obligation), the use it stands for, which is not one of the
+        others that could trigger it."""
         a = u.ability
         c = self.compiler
         conds = []
@@ -529,11 +604,11 @@ class Game:
             # As the interpreter: a card is played by a player holding one, or by today's
             # voted player (who draws it at the vote; the resolution checks the draw).
             voted_today = And(pv.vote_kind == 1, pv.vote_target == u.key) \
-                if pv.vote_kind is not None and u.moment == "vote" else self.B(False)
+                if pv.vote_kind is not None else self.B(False)
             in_phase = True
-            self.add(Implies(u.used, Or(S["drawn"][u.key], voted_today)))
+            conds.append(Or(S["drawn"][u.key], voted_today))
         immediate = [t for t in a.triggers if t.timing == "immediately"]
-        trigger_ok = self._trigger_possible(u, pv, immediate) if immediate else self.B(False)
+        trigger_ok = self._trigger_possible(original or u, pv, immediate) if immediate else self.B(False)
         pend = S["pending"].get((a.key, u.key, phase.kind), self.B(False)) if u.key != NONE else self.B(False)
         conds.append(Or(self.B(in_phase), pend, trigger_ok))
         if a.actor is not None and a.actor.kind == "role":
@@ -544,9 +619,21 @@ class Game:
         elif a.actor is not None and a.actor.kind == "team":
             team = self._team(a)
             exists, allowed = self._decider(team, S)
-            conds.append(exists)
             conds.append(And(u.actor >= 0, u.actor < n))
-            conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
+            if team.leaders and not team.leader_fallback and original is None:
+                # As legal.check: with every leader gone and no fallback, the rules name
+                # nobody to decide; a use named by a living member is a hole, and takes no
+                # part in the phase.
+                living = [And(self._member(team, S, s), S["alive"][s]) for s in range(n)]
+                conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s])))
+                                 for s in range(n)]))
+                u.void = Not(exists)
+                pv.undefined.append((And(pv.active, u.used, u.void),
+                                     f"who decides for team {team.key} once its leaders have left "
+                                     "(the rules name nobody)"))
+            else:
+                conds.append(exists)
+                conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
         elif a.actor is not None and a.actor.kind == "holder":
             conds.append(compare_op(">=", S["items"][(a.actor.name.key, u.key)], 0))
             conds.append(S["alive"][u.key])
@@ -554,6 +641,7 @@ class Game:
             conds.append(self._member(self._team(a), S, u.key))
         env = self.env_of(u)
         holes: list = []
+        open_limits: list = []
         view = View(self, S, self._choice_events(pv), {**env, "__holes": holes})
         for choice in a.choices:
             v = u.values[choice.binds.key]
@@ -590,8 +678,6 @@ class Game:
                     conds.append(Implies(chosen, ok))
         for cond in a.conditions:
             conds.append(c.value(cond, view))
-        for hole in holes:
-            pv.undefined.append((And(u.used, hole), f"{a.display}: a table with no row for this case"))
         ukey = (a.key, u.key)
         targets_set = env.get("targets")
         for lim in a.limits:
@@ -608,17 +694,17 @@ class Game:
                     done = S["self_uses"][ukey]
                     if open_:
                         conds.append(Implies(on_self, done - S["uses_open"][("self",) + ukey] < lim.count))
-                        pv.undefined.append((And(pv.active, u.used, on_self, done >= lim.count), why))
+                        open_limits.append((And(on_self, done >= lim.count), why))
                     else:
                         conds.append(Implies(on_self, done < lim.count))
                 continue
             if lim.per.key == "game":
                 if open_:
                     conds.append(S["uses"][ukey] - S["uses_open"][ukey] < lim.count)
-                    pv.undefined.append((And(pv.active, u.used, S["uses"][ukey] >= lim.count), why))
+                    open_limits.append((S["uses"][ukey] >= lim.count, why))
                 else:
                     conds.append(S["uses"][ukey] < lim.count)
-        self.add(Implies(u.used, And(conds)))
+        return conds, holes, open_limits
 
     def _choice_events(self, pv: PhaseVars) -> Events:
         """What legality conditions see: `chosen(p, A)`, whom the phase's uses of A name."""
@@ -656,6 +742,11 @@ class Game:
                                                              for j, tj in enumerate(other.targets)])))
                 if t.event.key == "leave":
                     options.append(other.used)
+            # The day's vote on this user: it can remove him (`on leave`, by vote or any
+            # means), and it is the event of `on voted`.
+            if pv.vote_kind is not None and u.key != NONE and (
+                    t.event.key == "voted" or (t.event.key == "leave" and (not kinds or "vote" in kinds))):
+                options.append(And(pv.vote_kind == 1, pv.vote_target == u.key))
         return Or(options) if options else self.B(False)
 
     def _card_once(self, pv: PhaseVars) -> None:
@@ -681,7 +772,7 @@ class Game:
         self.add(Or(k == 0, k == 1, And(k == 2, self.B(tie_open))))
         self.add(Implies(Not(pv.active), k == 0))
         if day.exit_mode == "required":
-            self.add(k != 0)
+            self.add(Implies(pv.active, k != 0))  # a day after the game has ended is not played
         self.add(Implies(k == 1, And(x >= 0, x < self.n, pick(x, S["alive"]))))
         self.add(Implies(k != 1, x == NONE))
         a, b = pv.tie
@@ -719,7 +810,10 @@ class Game:
                 return st
             fired = {}
             for u in later:
-                fired[u] = And(Not(gate[u]), self._left_by_trigger(u, S, pv.leaves[-1], st))
+                before = pv.fired.get(id(u), self.B(False))
+                fired[u] = And(Not(gate[u]), Not(before), self._left_by_trigger(u, S, pv.leaves[-1], st))
+                if id(u) in pv.fired:
+                    pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
             return self._pass(t, tag + "2", pv, st, later, None, fired)
         F = self.B(False)
         events = Events(self.ctx)
@@ -728,7 +822,7 @@ class Game:
             if u.actor is not None:
                 for s in range(n):  # a team's use counts for every player
                     ev(("acted", s, u.ability.key),
-                       And(u.used, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True)))
+                       And(u.acts, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True)))
 
         # ---- effects falling due now (`after N …`), applied before anything else
         early_attacks, early_strict, early_writes = [], [], []
@@ -821,10 +915,16 @@ class Game:
                 dropped = self._mutual_blocks(t, tag, perm_index, pv, S, by_ability[step], before, shield,
                                               order_is(perm_index))
                 for u in by_ability[step]:
-                    eff = u.used
+                    eff = u.acts
                     if u.actor is not None and u.ability.actor.kind != "moderator":
                         eff = And(eff, Not(pick(u.actor, before)), Not(dropped.get(id(u), F)))
                     view = View(self, S, evs.copy(), {**self.env_of(u), "__holes": []})
+                    # As Resolver.run_step: a use that acts is `used`, and names its targets.
+                    evs.add(("used", step), eff)
+                    targets = self.env_of(u).get("targets")
+                    if targets is not None:
+                        for s in range(n):
+                            evs.add(("targeted", s, step), And(eff, targets.member[s]))
                     for e, guard in self._guarded(u.ability.effects, view):
                         for s in range(n):
                             on = And(eff, guard, self._on(e, view, u, s))
@@ -880,17 +980,19 @@ class Game:
         acting.sort(key=lambda u: (self._is_triggered_by_kill(u.ability), u.ability.key, u.key))
         for u in acting:
             a = u.ability
-            eff = And(u.used, gate.get(u, self.B(True)))
+            eff = And(u.acts, gate.get(u, self.B(True)))
             if u.actor is not None and a.actor is not None and a.actor.kind != "moderator":
                 if a.blocked_uses != "count":
                     taken = And(eff, pick(u.actor, blocked))
                     u.blocked = taken if u.blocked is None else Or(u.blocked, taken)
                 eff = And(eff, Not(pick(u.actor, blocked)))
-            if self._is_triggered_by_kill(a) and not any(matches(r, pv.phase, u.moment) for r in a.phases):
-                kinds = {nm.key for tr in a.triggers for nm in tr.by}
-                hit = Or([events.get(("kill", u.key, k), F) for k in (sorted(kinds) or self.ids.kinds)])
+            if id(u) in pv.fired and not self._leave_triggered(a):
+                # Triggered by an attack or by the vote: it acts in the pass where that happens.
+                hit = self._trigger_hit(u, events)
                 pend = S["pending"].get((a.key, u.key, pv.phase.kind), F)
-                eff = And(eff, Or(hit, pend))
+                before = pv.fired[id(u)]
+                eff = And(eff, Not(before), Or(hit, pend))
+                pv.fired[id(u)] = Or(before, And(u.used, hit))
             if a.is_card:
                 eff = And(eff, Or(S["drawn"][u.key], events.get(("drawn", u.key)),
                                         events.get(("voted", u.key))))
@@ -1171,6 +1273,26 @@ class Game:
                                   if kinds else self.B(True)))
         return Or(options) if options else self.B(False)
 
+    def _on_trigger_only(self, a: Ability, phase: Phase) -> bool:
+        """As Player._on_trigger_only: an ability that acts only when its trigger happens."""
+        return not a.is_card and any(t.timing == "immediately" for t in a.triggers) \
+            and not any(r.phase.key == phase.kind for r in a.phases)
+
+    def _trigger_hit(self, u: Use, events: Events) -> z3.BoolRef:
+        """Whether this pass's events trigger the use: an attack of a kind its `on kill`
+        names on its user, or the vote on him (`on voted`)."""
+        F = self.B(False)
+        parts = []
+        for tr in u.ability.triggers:
+            if tr.timing != "immediately" or u.key == NONE:
+                continue
+            if tr.event.key == "kill":
+                kinds = sorted({nm.key for nm in tr.by}) or self.ids.kinds
+                parts += [events.get(("kill", u.key, k), F) for k in kinds]
+            elif tr.event.key == "voted":
+                parts.append(events.get(("voted", u.key), F))
+        return Or(parts) if parts else F
+
     def _is_triggered_by_kill(self, a: Ability) -> bool:
         return any(t.timing == "immediately" and t.event.key == "kill" for t in a.triggers)
 
@@ -1248,7 +1370,7 @@ class Game:
             pv.crowded.append(users[0].ability)
             return {}
         seats = sorted({u.key for u in users})
-        acting = {id(u): And(u.used, Not(before[u.key])) for u in users}
+        acting = {id(u): And(u.acts, Not(before[u.key])) for u in users}
         hits = {}  # id(use) -> {seat: the use, acting alone, newly blocks the seat's player}
         for u in users:
             alone, guard_shield = list(before), list(shield)
@@ -1377,13 +1499,13 @@ class Game:
             mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]
             if not mine:
                 continue
-            used = Or([u.used for u in mine])
+            used = Or([u.acts for u in mine])
             mode = mine[0].ability.blocked_uses
             F = self.B(False)
             if mode == "free":  # a use a block took away does not count
-                used = Or([And(u.used, Not(u.blocked if u.blocked is not None else F)) for u in mine])
+                used = Or([And(u.acts, Not(u.blocked if u.blocked is not None else F)) for u in mine])
             st["uses"][key] = If(used, cur["uses"][key] + 1, cur["uses"][key])
-            self_hit = Or([And(u.used, self.env_of(u)["targets"].contains(u.actor),
+            self_hit = Or([And(u.acts, self.env_of(u)["targets"].contains(u.actor),
                                      Not(u.blocked) if mode == "free" and u.blocked is not None else self.B(True))
                               for u in mine if u.targets and u.actor is not None] or [F])
             st["self_uses"][key] = If(self_hit, cur["self_uses"][key] + 1, cur["self_uses"][key])
@@ -1399,13 +1521,13 @@ class Game:
             if lk in st["last"]:
                 u = mine[0]
                 targets = self.env_of(u).get("targets")
-                st["last"][lk] = [And(u.used, targets.member[s]) if targets is not None else self.B(False)
+                st["last"][lk] = [And(u.acts, targets.member[s]) if targets is not None else self.B(False)
                                   for s in range(self.n)]
         if st["idle"]:
             st["idle"] = dict(cur["idle"])
             for a_key, s in sorted(st["idle"]):
                 if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[a_key].phases):
-                    acted = Or([And(u.used, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True))
+                    acted = Or([And(u.acts, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True))
                                 for u in pv.uses if u.ability.key == a_key and u.actor is not None]
                                or [self.B(False)])
                     st["idle"][(a_key, s)] = If(acted, self.I(0), cur["idle"][(a_key, s)] + 1)
@@ -1413,7 +1535,7 @@ class Game:
         if cards:
             st["drawn"] = list(cur["drawn"])
             for u in cards:
-                st["drawn"][u.key] = And(st["drawn"][u.key], Not(u.used))
+                st["drawn"][u.key] = And(st["drawn"][u.key], Not(u.acts))
         for key in list(st["pending"]):
             if key[2] == phase.kind:
                 # Triggers recorded in this phase for a later phase of the same kind stay.

@@ -79,6 +79,7 @@ class Report:
     fired: set = field(default_factory=set)  # rule bindings that already acted this phase
     checkpoints: list = field(default_factory=list)  # states right after a night's deaths (`deaths`)
     blocked_uses: set = field(default_factory=set)  # (ability, seat) of uses a block took away
+    fired_triggers: set = field(default_factory=set)  # (ability, seat) acting on their trigger
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
@@ -124,7 +125,8 @@ class Scratch:
                         list(self.report.rules), list(self.report.cites),
                         list(self.report.holes), self.report.winner, self.report.vote,
                         set(self.report.due_next), set(self.report.fired),
-                        list(self.report.checkpoints), set(self.report.blocked_uses))
+                        list(self.report.checkpoints), set(self.report.blocked_uses),
+                        set(self.report.fired_triggers))
         return Scratch(self.state.clone(), report, set(self.events), set(self.blocked),
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
@@ -268,8 +270,10 @@ class Resolver:
                     not any(p.phase.key == self.phase.kind for p in ability.phases) and \
                     not pending_for(sc.state, step, u.actor, self.phase) and \
                     (step, u.actor) not in sc.triggered:
-                sc.report.cancelled.append(f"{ability.display}: its trigger did not happen")
-                continue
+                continue  # it waits for its trigger (Player.play says when it never came)
+            if not ability.is_card and any(t.timing == "immediately" for t in ability.triggers) and \
+                    not any(p.phase.key == self.phase.kind for p in ability.phases):
+                sc.report.fired_triggers.add((step, u.actor))
             if ability.is_card and u.actor not in sc.state.drawn and ("drawn", u.actor) not in sc.events \
                     and ("voted", u.actor) not in sc.events:
                 sc.report.cancelled.append(f"{ability.display} by {self.name(sc, u.actor)}: no card was drawn")
