@@ -4,7 +4,6 @@ interpreter's answer and the encoding's, through `check`, `ask` or the different
 
 from pathlib import Path
 
-import pytest
 
 from mafiacheck.encode.differential import compare
 from mafiacheck.interpreter.bind import Binder

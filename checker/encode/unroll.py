@@ -15,8 +15,9 @@ import z3
 from .. import ast
 from ..evaluate import State, initial_state
 from ..interpreter.phases import Phase, matches, sequence
-from ..interpreter.resolution import STATE_WRITES, _flat, _has_exit, _is_blocking_effects, _rule_at
+from ..interpreter.resolution import rule_applies_at
 from ..model import Ability, Scenario
+from ..vocabulary import SHIELDS, STATE_WRITES, calls, decides_exits, flat, is_blocking, refers_to
 from .ranges import Ranges
 from .roles import possible_roles
 from .terms import (And, Compiler, Eq, Events, Ids, If, Implies, Not, Or, Seats, Unsupported, View,
@@ -186,29 +187,29 @@ class Game:
     def _check_supported(self) -> None:
         sc = self.sc
         for a in sc.abilities:
-            for e in _flat(a.effects):
+            for e in flat(a.effects):
                 if e.verb == "cancel":
                     raise Unsupported(f"the effect `{e.verb}`", e.span)
             for e in _walk_effects(a.effects):
                 if isinstance(e, ast.AfterEffect):
                     if any(isinstance(x, ast.AfterEffect) for x in _walk_effects(e.body)):
                         raise Unsupported("delayed effects inside delayed effects", e.span)
-                    if _mentions(e.body, "targets"):
+                    if refers_to(e.body, "targets"):
                         raise Unsupported("delayed effects on a set of targets", e.span)
-            if _is_blocking_effects(a.effects) and any(
+            if is_blocking(a.effects) and any(
                     not (e.verb in ("block", "unblock", "nothing", "kill", "save", "announce", "learn",
                                     "unspecified") or
                          (e.verb == "protect" and all(n.key == "block" for n in e.names)))
-                    for e in _flat(a.effects)):
+                    for e in flat(a.effects)):
                 raise Unsupported("an ability that blocks and changes the state", a.span)
             for lim in a.limits:
                 if lim.kind == "count" and not lim.on_self and lim.per.key != "game" and lim.count > 1:
                     raise Unsupported("more than one use per phase", lim.span)
-            if a.blocked_uses != "count" and (_is_blocking_effects(a.effects) or a.triggers or a.is_card):
+            if a.blocked_uses != "count" and (is_blocking(a.effects) or a.triggers or a.is_card):
                 raise Unsupported("`blocked uses …` on a blocking, triggered or card ability", a.span)
         for rule in sc.rules:
             for e in _walk_effects(rule.then):
-                if isinstance(e, ast.AfterEffect) and (_has_exit(rule.then) or _is_blocking_effects(rule.then)):
+                if isinstance(e, ast.AfterEffect) and (decides_exits(rule.then) or is_blocking(rule.then)):
                     raise Unsupported("delayed effects in rules that decide exits or block", rule.span)
         if sc.phases is None:
             raise Unsupported("a scenario without `phases`", sc.span)
@@ -722,7 +723,7 @@ class Game:
     def _reads_choices(self) -> bool:
         if not hasattr(self, "_chosen_read"):
             exprs = [x for a in self.sc.abilities for x in (a.target_filter, *a.conditions) if x is not None]
-            self._chosen_read = any(_mentions_call_expr(x, "chosen") for x in exprs)
+            self._chosen_read = any(calls(x, "chosen") for x in exprs)
         return self._chosen_read
 
     def _trigger_possible(self, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef:
@@ -734,7 +735,7 @@ class Game:
             for other in pv.uses:
                 if other is u:
                     continue
-                hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in _flat(other.ability.effects))
+                hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in flat(other.ability.effects))
                 if not hits:
                     continue
                 if t.event.key == "kill" and u.key != NONE:
@@ -875,12 +876,12 @@ class Game:
                 ev(("voted", s), on)
 
         # ---- stage 1: blocking steps, over the orders the spec leaves open
-        blocking = sorted({u.ability.key for u in uses if _is_blocking_effects(u.ability.effects)})
+        blocking = sorted({u.ability.key for u in uses if is_blocking(u.ability.effects)})
         edges = self._declared_edges(blocking)
         perms = [p for p in itertools.permutations(blocking)
                  if all(p.index(a) < p.index(b) for a, b in edges)]
-        blocking_rules = [r for r in self._rules_now(pv.phase, tag) if not _has_exit(r.then)
-                          and _is_blocking_effects(r.then)]
+        blocking_rules = [r for r in self._rules_now(pv.phase, tag) if not decides_exits(r.then)
+                          and is_blocking(r.then)]
         by_ability = {}
         for u in uses:
             by_ability.setdefault(u.ability.key, []).append(u)
@@ -902,7 +903,7 @@ class Game:
                         key = (rule.name.key, combo)
                         now = And(cond, Not(fired.get(key, F)))
                         fired[key] = Or(fired.get(key, F), cond)
-                        for e in _flat(rule.then):
+                        for e in flat(rule.then):
                             for s in range(n):
                                 target = self._on(e, view, None, s)
                                 self._blocking_effect(e, And(now, target), s, blocked, shield, evs)
@@ -1032,7 +1033,7 @@ class Game:
                     elif v == "protect":
                         for nm in e.names:
                             ev(("protect", s, nm.key), on)
-                            if nm.key not in ("block", "inquire", "convert"):
+                            if nm.key not in SHIELDS:
                                 defenses.append((None if nm.key in ("any", "kill") else {nm.key}, s, on))
                             elif nm.key != "block":
                                 raise Unsupported(f"protection from {nm.key}", e.span)
@@ -1048,7 +1049,7 @@ class Game:
                         raise Unsupported(f"the effect `{v}`", e.span)
 
         # ---- stage 3: deaths, by the rules
-        exit_rules = [r for r in self._rules_now(pv.phase, tag) if _has_exit(r.then)]
+        exit_rules = [r for r in self._rules_now(pv.phase, tag) if decides_exits(r.then)]
         fixpoint = any(_mentions_call(r, "leaves") for r in exit_rules)
         static_conclusions: dict = {}
 
@@ -1074,7 +1075,7 @@ class Game:
                 for combo, env, cond, view in self._bindings(rule, S, evs, no_leaves=not fixpoint):
                     hits.append((rule, env, cond, view))
                     over = tuple(nm.key for nm in rule.overrides)
-                    for e in _flat(rule.then):
+                    for e in flat(rule.then):
                         if e.verb in ("leave", "stay"):
                             for s_ in range(n):
                                 target = self._on(e, view, None, s_)
@@ -1202,7 +1203,7 @@ class Game:
         # Rules that change the state without deciding exits act once, after the deaths.
         schedules_late = []
         for rule in self._rules_now(pv.phase, tag):
-            if _has_exit(rule.then) or _is_blocking_effects(rule.then):
+            if decides_exits(rule.then) or is_blocking(rule.then):
                 continue
             for combo, env, cond, view in self._bindings(rule, st, events):
                 pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
@@ -1321,7 +1322,7 @@ class Game:
 
     def _rules_now(self, phase: Phase, tag: str):
         moment = {"n": None, "b": "before", "v": "vote", "a": "after"}[tag[0]]
-        return [r for r in self.sc.rules if not r.at or any(_rule_at(ref, phase, moment) for ref in r.at)]
+        return [r for r in self.sc.rules if not r.at or any(rule_applies_at(ref, phase, moment) for ref in r.at)]
 
     def _guarded(self, effects, view: View, guard=None):
         """Flatten `if` effects into (effect, condition) pairs."""
@@ -1716,8 +1717,8 @@ class Game:
         _init when the first state is left free (induction proofs); the constraints are
         over-approximations, so a proof from them holds for every reachable state."""
         ids, n = self.ids, self.n
-        sets = {e.name.key for a in self.sc.abilities for e in _flat(a.effects) if e.verb == "set"}
-        sets |= {e.name.key for r in self.sc.rules for e in _flat(r.then) if e.verb == "set"}
+        sets = {e.name.key for a in self.sc.abilities for e in flat(a.effects) if e.verb == "set"}
+        sets |= {e.name.key for r in self.sc.rules for e in flat(r.then) if e.verb == "set"}
         roles_of = dict(enumerate(self.roles_of))
         ceiling = {}
         for r in self.sc.roles:
@@ -1832,43 +1833,12 @@ def _snapshot(st: dict) -> dict:
     return out
 
 
-def _mentions_call_expr(expr, name: str) -> bool:
-    if isinstance(expr, ast.Call) and expr.func.key == name:
-        return True
-    if hasattr(expr, "__dataclass_fields__"):
-        return any(_mentions_call_expr(getattr(expr, f), name) for f in expr.__dataclass_fields__ if f != "span")
-    if isinstance(expr, tuple):
-        return any(_mentions_call_expr(i, name) for i in expr)
-    return False
-
-
 def _mentions_call(rule, name: str) -> bool:
-    def walk(x):
-        if isinstance(x, ast.Call) and x.func.key == name:
-            return True
-        if hasattr(x, "__dataclass_fields__"):
-            return any(walk(getattr(x, f)) for f in x.__dataclass_fields__ if f != "span")
-        if isinstance(x, tuple):
-            return any(walk(i) for i in x)
-        return False
-    return walk(rule.cond) or any(walk(u) for u in rule.unless) or walk(rule.then)
+    return calls((rule.cond, rule.unless, rule.then), name)
 
 
 def _owner_key(owner) -> str:
     return owner.name.key if isinstance(owner, ast.RuleDecl) else owner.key
-
-
-def _mentions(effects, name: str) -> bool:
-    """Whether any expression in the effects refers to `name`."""
-    def expr_mentions(x):
-        if isinstance(x, ast.Ref):
-            return x.name.key == name
-        if hasattr(x, "__dataclass_fields__"):
-            return any(expr_mentions(getattr(x, f)) for f in x.__dataclass_fields__)
-        if isinstance(x, tuple):
-            return any(expr_mentions(i) for i in x)
-        return False
-    return any(expr_mentions(e) for e in effects)
 
 
 def _ints(st: dict) -> list:

@@ -13,7 +13,8 @@ from . import obligations
 from .legal import (Problem, check, default_actor, pending_for, seat_name, team_decider,
                     team_of, use_key)
 from .phases import Phase, matches
-from .resolution import Attack, Report, Resolver, Scratch, _flat
+from ..vocabulary import flat
+from .resolution import Attack, Report, Resolver, Scratch
 
 MAX_BRANCHES = 256
 
@@ -259,7 +260,7 @@ class Player:
                     continue
                 effects = self.sc.ability_by_key[other.ability].effects
                 hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds)
-                           for e in _flat(effects))
+                           for e in flat(effects))
                 if t.event.key == "kill" and hits and u.actor in other.targets:
                     return True
                 if t.event.key == "leave" and hits:
