@@ -681,7 +681,7 @@ class Game:
         self.add(Or(k == 0, k == 1, And(k == 2, self.B(tie_open))))
         self.add(Implies(Not(pv.active), k == 0))
         if day.exit_mode == "required":
-            self.add(k != 0)
+            self.add(Implies(pv.active, k != 0))
         self.add(Implies(k == 1, And(x >= 0, x < self.n, pick(x, S["alive"]))))
         self.add(Implies(k != 1, x == NONE))
         a, b = pv.tie
