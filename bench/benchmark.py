@@ -4,6 +4,7 @@
     python bench/benchmark.py --full     # bigger grids (bound 2, players up to 30)
     python bench/benchmark.py --only gangster --arithmetic   # Gangster on the arithmetic solver
     python bench/benchmark.py --preprocess   # with the preprocessing solver where it applies
+    python bench/benchmark.py --like-for-like [--anchors DIR] [--runs N]   # table 5 only
 
 Tables:
   1. each analysis per bundled spec, at bounds 1 and 2;
@@ -12,7 +13,12 @@ Tables:
      rounds built once, its phases given to one solver a round at a time;
   3. the same reachability questions answered by the Z3 encoding and by exhaustive
      enumeration through the interpreter, on a scenario small enough to enumerate;
-  4. scaling over player count and bound on a generated scenario.
+  4. scaling over player count and bound on a generated scenario;
+  5. (--like-for-like) the like-for-like comparison of issue 12: the anchors' Gangster core
+     (bench/gangster_core.mafia) asked the anchors' 30 questions through the code path of
+     `mafiacheck ask`, beside the peers in ../shared/anchors/gangster (clingo, hand-written
+     Z3 fresh and incremental, the explicit-state referee), called in place; every answer
+     must agree (exit 1 otherwise).
 Times are wall-clock seconds on this machine; questions are bounded by the solver's
 resource limit, so the answers themselves do not depend on the machine.
 """
@@ -20,7 +26,14 @@ resource limit, so the answers themselves do not depend on the machine.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.util
 import itertools
+import json
+import os
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -266,6 +279,217 @@ def scaling(players, bounds):
           ["players"] + [f"k={k}" for k in bounds], rows)
 
 
+# ---------------------------------------------------------------- 5. like for like (issue 12)
+
+CORE = ROOT / "bench" / "gangster_core.mafia"
+LFL = {"a": "town win within k", "b": "mafia win within k", "c": "exactly k rounds, no winner"}
+
+
+def default_anchors() -> Path:
+    """../shared/anchors/gangster relative to the repository root; in a git worktree, relative
+    to the main checkout's root (where ../shared is) when the worktree has no ../shared."""
+    here = ROOT.parent / "shared" / "anchors" / "gangster"
+    if here.is_dir():
+        return here
+    try:
+        common = subprocess.run(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+                                cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return here
+    main_root = Path(common).parent if common else None
+    there = main_root.parent / "shared" / "anchors" / "gangster" if main_root else None
+    return there if there is not None and there.is_dir() else here
+
+
+def load_anchors(path: Path):
+    """The anchors' run.py (clingo), bmc_z3.py and referee.py, imported in place."""
+    if not (path / "run.py").is_file():
+        sys.exit(f"no anchors at {path} (give --anchors DIR, the folder with run.py, gangster.lp, "
+                 "bmc_z3.py and referee.py)")
+    sys.path.insert(0, str(path))
+    spec = importlib.util.spec_from_file_location("gangster_anchor_run", path / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    return run
+
+
+def core_queries(kmax):
+    """The 30 questions as one query file. (a) and (b) are `can winner SIDE within k`: with one
+    opening phase (the intro night), `within k` is 2k phases from the start, which is exactly
+    the anchors' k rounds (intro night, day 1, night 1, …, night k-1, day k). (c) cannot be
+    said in the query language (its goals are `winner SIDE`, `stays P`, `leaves P`; none says
+    "nobody has won"): its queries are written as (a) and asked with the goal replaced by the
+    benchmark (unfinished_goal)."""
+    side = {"a": "town", "b": "mafia", "c": "town"}
+    return "".join(f'query {q}_{k} "{LFL[q]}, k = {k}" {{ can winner {side[q]} within {k} }}\n'
+                   for k in range(1, kmax + 1) for q in LFL)
+
+
+@contextlib.contextmanager
+def unfinished_goal():
+    """Question (c) through answer_open, with its goal "after the last phase nobody has won"
+    (the winner of a state is kept once set, so this is "nobody won in any phase")."""
+    from mafiacheck.encode import open_questions
+
+    original = open_questions._goal
+    open_questions._goal = lambda game, question, bound: game.states[-1]["winner"] == NONE
+    try:
+        yield
+    finally:
+        open_questions._goal = original
+
+
+def ours_pass(scenario, source, queries, kmax):
+    """Each question through queries.answer_all (what `mafiacheck ask` calls), one at a time:
+    {(k, q): (answer, seconds, problem or None)}."""
+    from mafiacheck.queries import answer_all
+
+    out = {}
+    for query in queries:
+        q, k = query.name.text.split("_")
+        k = int(k)
+        t0 = time.perf_counter()
+        with unfinished_goal() if q == "c" else contextlib.nullcontext():
+            ((answer, *_),) = answer_all(scenario, source, [query])
+        dt = time.perf_counter() - t0
+        problem = None
+        if answer.verdict == "yes":
+            o = answer.outcomes[0] if answer.outcomes else None
+            want = {"a": "town", "b": "mafia", "c": None}[q]
+            if o is None or o.winner != want or (q == "c" and len(o.reports) != 2 * k):
+                problem = "its game, replayed by the interpreter, does not answer the question"
+        out[k, q] = (answer.verdict, dt, problem)
+    return out
+
+
+def peers_pass(run, kmax):
+    out = {"clingo": {}, "z3": {}, "z3inc": {}}
+    for k in range(1, kmax + 1):
+        for q in LFL:
+            r = run.solve_clingo(k, q)
+            out["clingo"][k, q] = (r["answer"], r["seconds"])
+            r = run.bmc_z3.solve_fresh(k, q)
+            out["z3"][k, q] = (r["answer"], r["seconds"])
+    for q in LFL:
+        for r in run.bmc_z3.solve_incremental(kmax, q):
+            out["z3inc"][r["k"], q] = (r["answer"], r["seconds"])
+    t0 = time.perf_counter()
+    out["referee"] = run.referee.explore(kmax)
+    out["referee_s"] = time.perf_counter() - t0
+    return out
+
+
+def mafiacheck_cmd():
+    exe = shutil.which("mafiacheck", path=os.path.dirname(sys.executable)) or shutil.which("mafiacheck")
+    return [exe] if exe else [sys.executable, "-m", "mafiacheck"]
+
+
+def cli_pass(query_file):
+    """`mafiacheck ask` end to end (a fresh process: start-up, parse, every question, report)."""
+    t0 = time.perf_counter()
+    r = subprocess.run(mafiacheck_cmd() + ["ask", str(CORE), str(query_file), "--format", "json"],
+                       capture_output=True, text=True, cwd=ROOT)
+    dt = time.perf_counter() - t0
+    try:
+        verdicts = [a["verdict"] for a in json.loads(r.stdout)["answers"]]
+    except (ValueError, KeyError):
+        verdicts = None
+    return dt, verdicts, r
+
+
+def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
+    import clingo
+
+    from mafiacheck.queries import load_queries
+
+    run = load_anchors(anchors)
+    med = statistics.median
+    print(f"\nlike for like: {CORE.relative_to(ROOT)} against the anchors in {anchors}")
+    print(f"clingo {clingo.__version__}, {os.cpu_count()} CPUs; {runs} passes, medians "
+          "(each pass: ours, then clingo and Z3 fresh per question, Z3 incremental, the referee)")
+
+    t0 = time.perf_counter()
+    scenario = load(str(CORE))
+    load_s = time.perf_counter() - t0
+    text = core_queries(kmax)
+    source, queries = load_queries(text)
+    # warm-up, not timed, as run.py warms up its engines
+    ours_pass(scenario, source, queries[:1], kmax)
+    run.solve_clingo(3, "a")
+    run.bmc_z3.solve_fresh(3, "a")
+
+    passes = []
+    for _ in range(runs):
+        ours = ours_pass(scenario, source, queries, kmax)
+        passes.append((ours, peers_pass(run, kmax)))
+
+    expressible = "".join(line + "\n" for line in text.splitlines() if not line.startswith("query c_"))
+    with tempfile.TemporaryDirectory() as tmp:
+        qfile = Path(tmp) / "core_ab.query"
+        qfile.write_text(expressible, encoding="utf-8")
+        single = Path(tmp) / "core_one.query"
+        single.write_text(expressible.splitlines()[0] + "\n", encoding="utf-8")
+        cli = [cli_pass(qfile) for _ in range(runs)]
+        cli_one = [cli_pass(single)[0] for _ in range(runs)]
+
+    problems = []
+    yn = {"sat": "yes", "unsat": "no"}
+    for i, (ours, peers) in enumerate(passes, 1):
+        for (k, q), (verdict, _, problem) in ours.items():
+            want = "yes" if peers["referee"][k][q] else "no"
+            got = {"ours": verdict, **{e: yn[peers[e][k, q][0]] for e in ("clingo", "z3", "z3inc")}}
+            if any(v != want for v in got.values()):
+                problems.append(f"pass {i} k={k} ({q}): {got}, referee {want}")
+            if problem:
+                problems.append(f"pass {i} k={k} ({q}): ours: {problem}")
+    ab = [(k, q) for k in range(1, kmax + 1) for q in "ab"]
+    for i, (_, verdicts, r) in enumerate(cli, 1):
+        want = [passes[0][0][key][0] for key in ab]
+        if verdicts != want:
+            problems.append(f"CLI run {i}: exit {r.returncode}, verdicts {verdicts}, in-process {want}; "
+                            + r.stderr.strip()[-300:])
+
+    def m(engine, k, q):
+        if engine == "ours":
+            return med([o[k, q][1] for o, _ in passes])
+        return med([p[engine][k, q][1] for _, p in passes])
+
+    rows, tot = [], dict.fromkeys(("ours", "clingo", "z3", "z3inc"), 0.0)
+    for k in range(1, kmax + 1):
+        for q in LFL:
+            t = {e: m(e, k, q) for e in tot}
+            for e in tot:
+                tot[e] += t[e]
+            rows.append([k, f"({q}) {LFL[q]}", passes[0][0][k, q][0], f"{t['ours']:.3f}",
+                         f"{t['clingo']:.4f}", f"{t['z3']:.4f}", f"{t['z3inc']:.4f}",
+                         f"{t['ours'] / t['clingo']:.0f}"])
+    rows.append(["all", "30 questions", "", f"{tot['ours']:.2f}", f"{tot['clingo']:.3f}",
+                 f"{tot['z3']:.3f}", f"{tot['z3inc']:.3f}", f"{tot['ours'] / tot['clingo']:.0f}"])
+    table("Gangster core, like for like: the anchors' 30 questions (medians, seconds)",
+          ["k", "question", "answer", "ours s", "clingo s", "z3 s", "z3-inc s", "ours/clingo"], rows)
+    pass_tot = lambda e: [sum(t for _, t, *_ in (o if e == "ours" else p[e]).values()) for o, p in passes]  # noqa: E731
+    print(f"\nper-pass totals (min-max): ours {min(pass_tot('ours')):.2f}-{max(pass_tot('ours')):.2f} s, "
+          f"clingo {min(pass_tot('clingo')):.3f}-{max(pass_tot('clingo')):.3f} s, "
+          f"z3 {min(pass_tot('z3')):.3f}-{max(pass_tot('z3')):.3f} s, "
+          f"z3-inc {min(pass_tot('z3inc')):.3f}-{max(pass_tot('z3inc')):.3f} s; "
+          f"referee (explicit state, k = 1..{kmax}) {med([p['referee_s'] for _, p in passes]):.2f} s")
+    print(f"ours in one process: loading the spec {load_s:.2f} s (parse, resolve), then the 30 questions "
+          f"{tot['ours']:.2f} s = {(load_s + tot['ours']) / tot['clingo']:.0f}x clingo's {tot['clingo']:.3f} s "
+          f"(target: 3x)")
+    print(f"`mafiacheck ask {CORE.relative_to(ROOT)} FILE` end to end, a fresh process: the 20 questions "
+          f"(a)(b) {med(d for d, *_ in cli):.2f} s; one question (k = 1, (a)) {med(cli_one):.2f} s "
+          f"((c) has no query form, see core_queries)")
+    if problems:
+        print(f"\nAGREEMENT: FAILED ({len(problems)} problems)")
+        for x in problems:
+            print("  " + x)
+        return 1
+    print(f"\nAGREEMENT: ours, clingo, z3, z3-inc and the referee give the same answer to all "
+          f"{3 * kmax} questions in all {runs} passes, and the CLI gives the in-process answers; "
+          "every yes of ours comes with a game the interpreter replays and that answers the question")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--full", action="store_true", help="the bigger grids")
@@ -274,8 +498,15 @@ def main():
                         help="the Gangster questions on the arithmetic solver, not the finite-domain one")
     parser.add_argument("--preprocess", action="store_true",
                         help="the preprocessing solver (Options.preprocess) instead of check's default")
+    parser.add_argument("--like-for-like", action="store_true",
+                        help="only table 5: the Gangster core against the anchors (clingo, hand-written Z3)")
+    parser.add_argument("--anchors", type=Path, default=None,
+                        help="the anchors' folder (default: ../shared/anchors/gangster from the repository root)")
+    parser.add_argument("--runs", type=int, default=3, help="passes of table 5 (medians are shown)")
     args = parser.parse_args()
     print(f"z3 {z3.get_version_string()}, python {sys.version.split()[0]}")
+    if args.like_for_like:
+        sys.exit(like_for_like(args.anchors or default_anchors(), args.runs))
     if args.only in (None, "specs"):
         analyses_per_spec([1, 2] if args.full else [1], preprocess=args.preprocess)
     if args.only in (None, "gangster"):
