@@ -490,6 +490,87 @@ def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def phase_timers(into: dict):
+    """Wall-clock seconds of each part of answer_open, summed into `into` while active: binding
+    the query, building the Game (Python term building, with the roles and ranges fixpoints),
+    handing the terms to the solver, solving, replaying the witness through the interpreter.
+    The parts are wrapped where answer_open calls them; nothing else changes."""
+    from mafiacheck.encode import open_questions as oq
+    from mafiacheck.interpreter.bind import Binder
+
+    def timed(name, fn, stats=False):
+        def wrapper(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                into[name] = into.get(name, 0.0) + time.perf_counter() - t0
+                if stats and args:
+                    st = args[0].statistics()
+                    for key in ("sat conflicts", "conflicts"):
+                        if key in st.keys():
+                            into["conflicts"] = into.get("conflicts", 0) + st.get_key_value(key)
+                            break
+        return wrapper
+
+    saved = [(oq, "Game", oq.Game), (oq, "make_solver", oq.make_solver), (oq, "check", oq.check),
+             (oq, "_replay", oq._replay), (oq, "_fix_choices", oq._fix_choices),
+             (Binder, "bind", Binder.bind), (z3.Solver, "add", z3.Solver.add)]
+    oq.Game = timed("build", oq.Game)
+    oq.make_solver = timed("solver", oq.make_solver)
+    oq.check = timed("solve", oq.check, stats=True)
+    oq._replay = timed("replay", oq._replay)
+    oq._fix_choices = timed("fix", oq._fix_choices)
+    Binder.bind = timed("bind", Binder.bind)
+    z3.Solver.add = timed("add", z3.Solver.add)
+    try:
+        yield into
+    finally:
+        for owner, name, value in saved:
+            setattr(owner, name, value)
+
+
+def profile_ask(kmax=10, runs=3):
+    """Where the time of the 30 like-for-like questions goes, per question (medians over runs)."""
+    from mafiacheck.queries import answer_all, load_queries
+
+    t0 = time.perf_counter()
+    scenario = load(str(CORE))
+    load_s = time.perf_counter() - t0
+    source, queries = load_queries(core_queries(kmax))
+    answer_all(scenario, source, queries[:1])  # warm-up
+    parts = ("bind", "build", "solver", "add", "solve", "replay")
+    per = {}
+    for _ in range(runs):
+        for query in queries:
+            q, k = query.name.text.split("_")
+            into = {}
+            t0 = time.perf_counter()
+            with phase_timers(into), unfinished_goal() if q == "c" else contextlib.nullcontext():
+                ((answer, *_),) = answer_all(scenario, source, [query])
+            into["total"] = time.perf_counter() - t0
+            into["verdict"] = answer.verdict
+            per.setdefault((int(k), q), []).append(into)
+    med = statistics.median
+    rows, tot = [], dict.fromkeys(parts + ("other", "total"), 0.0)
+    for (k, q), xs in per.items():
+        cell = {p: med([x.get(p, 0.0) for x in xs]) for p in parts + ("total",)}
+        cell["other"] = max(0.0, cell["total"] - sum(cell[p] for p in parts))
+        for p in tot:
+            tot[p] += cell[p]
+        rows.append([k, q, xs[0]["verdict"]] + [f"{cell[p]:.3f}" for p in parts + ("other", "total")]
+                    + [int(med([x.get("conflicts", 0) for x in xs]))])
+    rows.append(["all", "", ""] + [f"{tot[p]:.2f}" for p in parts + ("other", "total")] + [""])
+    table("Where `ask`'s time goes on the 30 like-for-like questions (medians, seconds): bind the query, "
+          "build the Game (Python term building), make the solver, add the terms to it, solve, replay "
+          "the witness through the interpreter",
+          ["k", "q", "answer", "bind", "build", "solver", "add", "solve", "replay", "other", "total",
+           "conflicts"], rows)
+    share = ", ".join(f"{p} {100 * tot[p] / tot['total']:.0f}%" for p in parts + ("other",))
+    print(f"\nloading the spec once (parse, resolve): {load_s:.2f} s; shares of the 30 questions: {share}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--full", action="store_true", help="the bigger grids")
@@ -503,8 +584,13 @@ def main():
     parser.add_argument("--anchors", type=Path, default=None,
                         help="the anchors' folder (default: ../shared/anchors/gangster from the repository root)")
     parser.add_argument("--runs", type=int, default=3, help="passes of table 5 (medians are shown)")
+    parser.add_argument("--profile-ask", action="store_true",
+                        help="only the breakdown of ask's time on the like-for-like questions")
     args = parser.parse_args()
     print(f"z3 {z3.get_version_string()}, python {sys.version.split()[0]}")
+    if args.profile_ask:
+        profile_ask(runs=args.runs)
+        return
     if args.like_for_like:
         sys.exit(like_for_like(args.anchors or default_anchors(), args.runs))
     if args.only in (None, "specs"):
