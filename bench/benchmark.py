@@ -5,6 +5,8 @@
     python bench/benchmark.py --only gangster --arithmetic   # Gangster on the arithmetic solver
     python bench/benchmark.py --preprocess   # with the preprocessing solver where it applies
     python bench/benchmark.py --like-for-like [--anchors DIR] [--runs N]   # table 5 only
+    python bench/benchmark.py --profile-ask    # where ask's time goes on table 5's questions
+    python bench/benchmark.py --startup        # start-up of the commands, the parser's construction
 
 Tables:
   1. each analysis per bundled spec, at bounds 1 and 2;
@@ -571,6 +573,59 @@ def profile_ask(kmax=10, runs=3):
     print(f"\nloading the spec once (parse, resolve): {load_s:.2f} s; shares of the 30 questions: {share}")
 
 
+def startup(runs=11):
+    """Start-up costs: each command in a fresh process (median of `runs`), and building the
+    Lark parser in this process, from scratch and from its cache file."""
+    from lark import Lark
+
+    from mafiacheck import parser as mparser
+
+    cmd = mafiacheck_cmd()
+    commands = [["--help"], ["explain", "MC203"], ["fmt", "--check", "specs/gangster.mafia"],
+                ["check", str(CORE.relative_to(ROOT)), "--select", "setup"],
+                ["ask", str(CORE.relative_to(ROOT)), "can winner town within 1"]]
+    rows = []
+    for args in commands:
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            subprocess.run(cmd + args, capture_output=True, cwd=ROOT)
+            times.append(time.perf_counter() - t0)
+        rows.append(["mafiacheck " + " ".join(a if " " not in a else f"'{a}'" for a in args),
+                     f"{statistics.median(times):.3f}", f"{min(times):.3f}-{max(times):.3f}"])
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], capture_output=True)
+    rows.append(["python -c pass (the interpreter alone)", f"{time.perf_counter() - t0:.3f}", ""])
+    grammar = mparser.grammar_text()
+    options = dict(parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=True,
+                   start=list(mparser.START_RULES))
+    built = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        Lark(grammar, **options)
+        built.append(time.perf_counter() - t0)
+    rows.append(["Lark parser built (in process)", f"{statistics.median(built):.3f}", ""])
+    if hasattr(mparser, "cached_lark"):
+        with tempfile.TemporaryDirectory() as tmp:
+            saved = os.environ.get("XDG_CACHE_HOME")
+            os.environ["XDG_CACHE_HOME"] = tmp
+            try:
+                mparser.cached_lark()
+                loaded = []
+                for _ in range(5):
+                    t0 = time.perf_counter()
+                    mparser.cached_lark()
+                    loaded.append(time.perf_counter() - t0)
+            finally:
+                if saved is None:
+                    os.environ.pop("XDG_CACHE_HOME", None)
+                else:
+                    os.environ["XDG_CACHE_HOME"] = saved
+        rows.append(["Lark parser loaded from its cache (parser.cached_lark)",
+                     f"{statistics.median(loaded):.3f}", ""])
+    table(f"Start-up (seconds; commands: median of {runs} fresh processes)", ["what", "median s", "range"], rows)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--full", action="store_true", help="the bigger grids")
@@ -584,10 +639,15 @@ def main():
     parser.add_argument("--anchors", type=Path, default=None,
                         help="the anchors' folder (default: ../shared/anchors/gangster from the repository root)")
     parser.add_argument("--runs", type=int, default=3, help="passes of table 5 (medians are shown)")
+    parser.add_argument("--startup", action="store_true",
+                        help="only the start-up table: commands in fresh processes, the Lark parser's construction")
     parser.add_argument("--profile-ask", action="store_true",
                         help="only the breakdown of ask's time on the like-for-like questions")
     args = parser.parse_args()
     print(f"z3 {z3.get_version_string()}, python {sys.version.split()[0]}")
+    if args.startup:
+        startup()
+        return
     if args.profile_ask:
         profile_ask(runs=args.runs)
         return
