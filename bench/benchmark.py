@@ -399,6 +399,58 @@ def cli_pass(query_file):
     return dt, verdicts, r
 
 
+def reuse_estimate(kmax=10, implied=False):
+    """Not the ask path: what one encoding shared by the 30 questions would cost. One Game of
+    kmax rounds, its phases given to one solver a round at a time (Game.marks), each question
+    asked with push/pop under answer_open's conditions (no undefined, contradictory or
+    overlapping phase). implied: also the fact the anchors state by hand, derived here from
+    `exit required` and `exits 1` of this spec (not by the tool): a day that is played removes
+    exactly one player, so after the d-th day at most n - d are alive.
+    Returns {(k, q): (answer, seconds)} and the build seconds."""
+    from mafiacheck.interpreter.bind import Binder
+    from mafiacheck.queries import load_queries
+
+    scenario = load(str(CORE))
+    source, queries = load_queries(core_queries(1))
+    bound = Binder(scenario, source.path).bind(queries[0])
+    t0 = time.perf_counter()
+    game = Game(scenario, bound.seats, 2 * kmax, start=bound.state, first_phase=bound.state.phase_index + 1,
+                symmetry=False)
+    build = time.perf_counter() - t0
+    solver = make_solver(game.ctx, Limits(timeout=120), finite=game.finite)
+    ctx, n = game.ctx, game.n
+    one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
+    town, mafia = game.ids.sides.index("town"), game.ids.sides.index("mafia")
+    out, added, days = {}, 0, 0
+    for k in range(1, kmax + 1):
+        t0 = time.perf_counter()
+        end = game.marks[2 * k - 1]
+        solver.add(game.constraints[added:end])
+        added = end
+        for t in range(2 * k - 2 if k > 1 else 0, 2 * k):
+            pv = game.vars[t]
+            solver.add([z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
+                       + [z3.Not(pv.overlap)])
+            if implied and pv.phase.kind == "day":
+                days += 1
+                alive = game.states[t + 1]["alive"]
+                solver.add(z3.Implies(pv.active, z3.Sum([z3.If(a, one, zero) for a in alive]) <= n - days))
+        feed = time.perf_counter() - t0
+        states = game.states[1:2 * k + 1]
+        goals = {"a": z3.Or([st["winner"] == town for st in states]),
+                 "b": z3.Or([st["winner"] == mafia for st in states]),
+                 "c": game.states[2 * k]["winner"] == NONE}
+        for q, goal in goals.items():
+            t0 = time.perf_counter()
+            solver.push()
+            solver.add(goal)
+            r = check(solver)
+            solver.pop()
+            out[k, q] = ({"sat": "yes", "unsat": "no"}.get(r.status, r.status),
+                         time.perf_counter() - t0 + (feed if q == "a" else 0.0))
+    return out, build
+
+
 def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
     import clingo
 
@@ -420,10 +472,11 @@ def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
     run.solve_clingo(3, "a")
     run.bmc_z3.solve_fresh(3, "a")
 
-    passes = []
+    passes, shared = [], []
     for _ in range(runs):
         ours = ours_pass(scenario, source, queries, kmax)
         passes.append((ours, peers_pass(run, kmax)))
+        shared.append((reuse_estimate(kmax), reuse_estimate(kmax, implied=True)))
 
     expressible = "".join(line + "\n" for line in text.splitlines() if not line.startswith("query c_"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -444,6 +497,11 @@ def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
                 problems.append(f"pass {i} k={k} ({q}): {got}, referee {want}")
             if problem:
                 problems.append(f"pass {i} k={k} ({q}): ours: {problem}")
+    for i, (plain, implied) in enumerate(shared, 1):
+        for label, (answers, _) in (("shared", plain), ("shared+implied", implied)):
+            for (k, q), (verdict, _) in answers.items():
+                if verdict != passes[0][0][k, q][0]:
+                    problems.append(f"pass {i} k={k} ({q}): {label} encoding answers {verdict}")
     ab = [(k, q) for k in range(1, kmax + 1) for q in "ab"]
     for i, (_, verdicts, r) in enumerate(cli, 1):
         want = [passes[0][0][key][0] for key in ab]
@@ -481,13 +539,29 @@ def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
     print(f"`mafiacheck ask {CORE.relative_to(ROOT)} FILE` end to end, a fresh process: the 20 questions "
           f"(a)(b) {med(d for d, *_ in cli):.2f} s; one question (k = 1, (a)) {med(cli_one):.2f} s "
           f"((c) has no query form, see core_queries)")
+    rows, sums = [], [0.0] * 4
+    for k in range(1, kmax + 1):
+        cells = [sum(m("ours", k, q) for q in LFL), sum(m("clingo", k, q) for q in LFL)]
+        for j in range(2):
+            cells.append(med([sum(sh[j][0][k, q][1] for q in LFL) for sh in shared]))
+        sums = [a + b for a, b in zip(sums, cells)]
+        rows.append([k] + [f"{c:.3f}" for c in cells])
+    builds = [med([sh[j][1] for sh in shared]) for j in range(2)]
+    rows.append(["build", "", "", f"{builds[0]:.3f}", f"{builds[1]:.3f}"])
+    rows.append(["all", f"{sums[0]:.2f}", f"{sums[1]:.3f}", f"{sums[2] + builds[0]:.2f}", f"{sums[3] + builds[1]:.2f}"])
+    rows.append(["/clingo", f"{sums[0] / sums[1]:.0f}", "1", f"{(sums[2] + builds[0]) / sums[1]:.0f}",
+                 f"{(sums[3] + builds[1]) / sums[1]:.0f}"])
+    table("Not the ask path yet: the same questions on one shared encoding (reuse_estimate), per k, "
+          "(a)+(b)+(c), medians, seconds",
+          ["k", "ours (ask)", "clingo", "shared encoding", "shared + implied day count"], rows)
     if problems:
         print(f"\nAGREEMENT: FAILED ({len(problems)} problems)")
         for x in problems:
             print("  " + x)
         return 1
     print(f"\nAGREEMENT: ours, clingo, z3, z3-inc and the referee give the same answer to all "
-          f"{3 * kmax} questions in all {runs} passes, and the CLI gives the in-process answers; "
+          f"{3 * kmax} questions in all {runs} passes, and so do the shared encodings; the CLI gives "
+          "the in-process answers; "
           "every yes of ours comes with a game the interpreter replays and that answers the question")
     return 0
 
