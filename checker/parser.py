@@ -66,14 +66,12 @@ def cached_lark(**options) -> Lark:
     grammar = grammar_text()
     return Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True,
                 maybe_placeholders=True, start=list(START_RULES),
-                cache=_cache_file(grammar, options) or False, **options)
+                cache=_cache_file(options) or False, **options)
 
 
-def _cache_file(grammar: str, options: dict) -> str | None:
+def _cache_file(options: dict) -> str | None:
     if os.environ.get("MAFIACHECK_NO_CACHE"):
         return None
-    import lark
-
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "mafiacheck"
     try:
@@ -85,8 +83,10 @@ def _cache_file(grammar: str, options: dict) -> str | None:
     if not folder.is_dir() or (hasattr(os, "getuid") and info.st_uid != os.getuid()) \
             or info.st_mode & 0o022 or not os.access(folder, os.W_OK | os.X_OK):
         return None
-    key = hashlib.sha256(f"{grammar}\0{sorted(options.items())}\0{lark.__version__}".encode()).hexdigest()
-    return str(folder / f"lark-{key[:16]}.pickle")
+    # One file per set of options, not per grammar: a changed grammar (or Lark) overwrites its
+    # file rather than leaving the old tables behind.
+    key = hashlib.sha256(repr(sorted(options.items())).encode()).hexdigest()
+    return str(folder / f"lark-{key[:12]}.pickle")
 
 
 @lru_cache(maxsize=1)
