@@ -6,7 +6,6 @@ import argparse
 import functools
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
@@ -151,6 +150,8 @@ def _check_all(paths: list[str], plan: CheckPlan) -> list[FileResult]:
     workers = min(len(paths), os.cpu_count() or 1)
     if workers < 2:
         return [check_file(p, plan.select, plan.options, plan.severity) for p in paths]
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         jobs = [pool.submit(check_file, p, plan.select, plan.options, plan.severity) for p in paths]
         return [job.result() for job in jobs]

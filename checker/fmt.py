@@ -54,7 +54,7 @@ from lark.exceptions import UnexpectedInput
 
 from .errors import Diagnostic, SpecError
 from .loader import decode_source, read_source
-from .parser import START_RULES, grammar_text, parse
+from .parser import cached_lark, parse
 from .source import SourceFile
 
 # Files searched for in folders; a file named on the command line is formatted whatever its
@@ -83,8 +83,7 @@ def start_rule_for(path: str) -> str:
 @lru_cache(maxsize=1)
 def _token_parser() -> Lark:
     # The project's grammar, keeping every token (keywords and punctuation too) in the tree.
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=True, keep_all_tokens=True, start=list(START_RULES))
+    return cached_lark(keep_all_tokens=True)
 
 
 # ------------------------------------------------------------------ the public functions
