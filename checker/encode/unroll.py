@@ -576,7 +576,13 @@ class Game:
                     conds, _, _ = self._legality(shadow, pv, S, phase, original=u)
                     options.append(And(conds))
         legal = Or(options) if options else self.B(False)
-        self.add(Implies(And(pv.active, legal), u.used))
+        team = self._team(a)
+        if team is not None and a.key in team.options:
+            # A team's one action: any of its options meets the obligation.
+            made = Or([x.used for x in pv.uses if x.ability.key in team.options])
+        else:
+            made = u.used
+        self.add(Implies(And(pv.active, legal), made))
 
     MAX_OBLIGATION_CANDIDATES = 5000
 

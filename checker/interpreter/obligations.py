@@ -6,7 +6,9 @@ who could use a mandatory ability must use it if some choice of targets and valu
 legal, judged as any use is (`legal.check`), beside the phase's other choices. A team's
 obligation is judged without the team's other options of the night, which it would replace.
 When no use is legal, the obligation lapses for that phase: nothing is required and nothing
-is reported. A phase that leaves out a use the rules require is illegal.
+is reported. A mandatory option of a team's one action (`one of shot, guess per night`) obliges
+the team to act: any of its options meets it. A phase that leaves out a use the rules require
+is illegal.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ def missing(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
         if not ability.mandatory or not _scheduled(ability, phase, state):
             continue
         moment = moment_of(ability) if phase.is_day else None
+        options = _team_options(scenario, ability)
+        if options and any(u.ability in options for u in uses):
+            continue  # the team's one action of the night is made, with one of its options
         for actor in _candidates(scenario, state, phase, ability, drawn):
             key = use_key(ability, BoundUse(ability.key, actor, (), ()))
             if any(u.ability == ability.key and use_key(ability, u) == key for u in uses):
@@ -78,10 +83,15 @@ def _candidates(scenario: Scenario, state: State, phase: Phase, ability: Ability
             and (state.alive[s] or pending_for(state, ability.key, s, phase))]
 
 
+def _team_options(scenario: Scenario, ability: Ability) -> frozenset:
+    """The options of the team whose one action this ability is (`one of … per night`)."""
+    team = team_of(scenario, ability)
+    return frozenset(team.options) if team is not None and ability.key in team.options else frozenset()
+
+
 def _others(scenario: Scenario, ability: Ability, uses: list[BoundUse]) -> list[BoundUse]:
     """The phase's other choices, less the team's other options (which the use replaces)."""
-    team = team_of(scenario, ability)
-    options = set(team.options) if team is not None and ability.key in team.options else set()
+    options = _team_options(scenario, ability)
     return [u for u in uses if u.ability is not None and u.ability not in options]
 
 
