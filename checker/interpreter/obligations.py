@@ -48,7 +48,7 @@ def missing(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
                                    trigger_possible)
             if example is not None:
                 who = "" if actor is None else f" by @{actor + 1}"
-                out.append(Problem(f"'{ability.display}' must be used{who} this {phase.kind}: "
+                out.append(Problem(f"'{ability.display}' must be used{who} on {phase}: "
                                    "the rules make it mandatory and a use is legal",
                                    ability.cites_of("mandatory")))
     return out
