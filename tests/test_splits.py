@@ -183,3 +183,21 @@ def test_a_converted_player_is_named_one_way_in_a_phase():
     guard_names = {line.split("(")[1].split(")")[0] for line in log.splitlines() if "@4 (" in line
                    for _ in [0]}
     assert len(guard_names) == 1, log
+
+
+# ------------------------------------------------------------------ found by the specs audit
+
+def test_the_nights_protection_covers_an_action_its_exits_set_off():
+    # GA-R15/R16: the Killer, taken by a night gun, takes revenge at once, and the Bodyguard's
+    # protection of that night applies to it.
+    sc = load(str(ROOT / "specs" / "gangster.mafia"))
+    text = ("query q { state { holds citizen@1 gun(war) }  night 2 { fire_gun by citizen@1 on killer"
+            "  revenge on detective  guard on detective  shot on citizen@2  save on doctor } }")
+    answer = interpret(sc, text)
+    assert answer.verdict == "determined", [p.message for p in answer.problems]
+    outcome = answer.outcomes[0]
+    assert outcome.state.alive[4], render_text([(answer, answer_all(sc, *load_queries(text))[0][1])])
+    bound = bind(sc, text)
+    phase, uses = bound.phases[0]
+    verdict = compare(sc, bound.state, phase, uses)
+    assert verdict.agree, verdict.detail

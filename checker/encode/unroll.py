@@ -968,7 +968,9 @@ class Game:
         # ---- stage 2: every other step, together, on the state the phase began with
         frozen = events.copy()
         attacks = list(early_attacks) + vote_attacks  # (kind, source, seat, cond)
-        defenses = []  # (kinds or None, seat, cond)
+        # (kinds or None, seat, cond); a pass that exits set off keeps the phase's saves and
+        # protections (as Player._after_leaving)
+        defenses = list(S.get("__defenses", ())) if tag.endswith("2") else []
         for perm_index, e, u, s, on in stage1_intents:
             now = And(order == perm_index, on) if len(perms) > 1 else on
             if e.verb == "kill":
@@ -1234,6 +1236,7 @@ class Game:
             st["delay"] = dict(st["delay"])
             for slot, count, cond in schedules_late:
                 st["delay"][slot] = If(cond, self.I(count), st["delay"][slot])
+        st["__defenses"] = defenses
         return st
 
     def _bindings(self, rule, state, events, no_leaves: bool = False):

@@ -315,8 +315,12 @@ class Player:
         out = []
         again = Resolver(self.sc, phase, moment)
         state = scratch.state.clone()
-        for later in again.resolve(state, ready, [lambda s, t=scratch.triggered: s.triggered.update(t)],
-                                   scratch.fired_rules):
+        def carry(s: Scratch, first: Scratch = scratch) -> None:
+            # What the exit set off keeps the phase's saves and protections: they hold for the
+            # whole phase, the resolution its exits trigger included.
+            s.triggered.update(first.triggered)
+            s.defenses.extend(first.defenses)
+        for later in again.resolve(state, ready, [carry], scratch.fired_rules):
             later.report = _merge(scratch.report, later.report)
             out.append(later)
         return out
