@@ -50,7 +50,7 @@ from mafiacheck.encode.solver import Limits, check, make_solver  # noqa: E402
 from mafiacheck.encode.unroll import NONE, Game  # noqa: E402
 from mafiacheck.evaluate import initial_state  # noqa: E402
 from mafiacheck.interpreter.bind import BoundUse  # noqa: E402
-from mafiacheck.interpreter.phases import matches, sequence  # noqa: E402
+from mafiacheck.phases import matches, sequence  # noqa: E402
 from mafiacheck.interpreter.play import Player  # noqa: E402
 from mafiacheck.pipeline import ANALYSES, ENCODED, load  # noqa: E402
 

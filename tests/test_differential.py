@@ -190,7 +190,7 @@ def test_a_card_is_played_by_one_player_a_phase():
     # illegal for the interpreter and impossible in the encoding; one of them alone is fine.
     from mafiacheck.evaluate import initial_state
     from mafiacheck.interpreter.bind import BoundUse
-    from mafiacheck.interpreter.phases import sequence
+    from mafiacheck.phases import sequence
 
     scenario = load(str(ROOT / "specs" / "godfather_nostradamus.mafia"))
     seats = scenario.compositions[0].seats()

@@ -39,7 +39,7 @@ class Encoded:
         self.error: Unsupported | None = None
         self.game: Game | None = None
         try:
-            from ..interpreter.phases import start_phases
+            from ..phases import start_phases
             from ..evaluate import initial_state
             opening = len(start_phases(scenario, initial_state(scenario, composition.seats())))
             self.length = opening + 2 * options.bound

@@ -198,7 +198,7 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
 def _interpreter_phases(enc: Encoded, length: int):
     """The game's first `length` phases as the interpreter sequences them."""
     from ..evaluate import initial_state
-    from ..interpreter.phases import sequence
+    from ..phases import sequence
     return sequence(enc.sc, initial_state(enc.sc, enc.game.seats), length)
 
 

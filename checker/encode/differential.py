@@ -16,9 +16,9 @@ import z3
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
-from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.play import Player
 from ..model import Scenario
+from ..phases import Phase, matches, sequence
 from .solver import Limits, ask, check, make_solver
 from .terms import Unsupported
 from .unroll import NONE, Game, max_targets

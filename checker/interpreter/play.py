@@ -8,12 +8,20 @@ from dataclasses import dataclass, field
 
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Scenario
-from .bind import BoundQuery, BoundUse
-from . import obligations
-from .legal import (Problem, check, default_actor, pending_for, seat_name, team_decider,
-                    team_of, use_key)
-from .phases import Phase, matches
+from ..phases import Phase, matches
 from ..vocabulary import flat
+from . import obligations
+from .bind import BoundQuery, BoundUse
+from .legal import (
+    Problem,
+    check,
+    default_actor,
+    pending_for,
+    seat_name,
+    team_decider,
+    team_of,
+    use_key,
+)
 from .resolution import Attack, Report, Resolver, Scratch
 
 MAX_BRANCHES = 256
