@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--check", action="store_true",
                      help="change nothing; list the files that would change and exit 1 if any")
     fmt.add_argument("--diff", action="store_true", help="change nothing; print a unified diff")
+    sub.add_parser("lsp", help="the language server for editors, over stdio")
     return parser
 
 
@@ -340,5 +341,8 @@ def _dispatch(args, out: TextIO, err: TextIO) -> int:
         return run_simulate(args, out, err)
     if args.command == "fmt":
         return run_fmt(args, out, err)
+    if args.command == "lsp":
+        from .lsp.server import main as lsp_main  # imported only here: pygls is an extra
+        return lsp_main()
     build_parser().print_help(out)
     return EXIT_INPUT
