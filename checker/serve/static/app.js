@@ -20,20 +20,28 @@ function el(tag, attrs, ...children) {
   return node;
 }
 const bdi = (text) => el("bdi", { dir: "auto" }, String(text));
-function option(value, label) { const o = el("option", { value, dir: "auto" }); o.textContent = label; return o; }
+// An <option> holds text only: a name inside a label with other words is wrapped in Unicode
+// isolates (FSI … PDI), the plain-text <bdi>, so "@7 رویین‌تن" keeps its seat on the left.
+const iso = (name) => `\u2068${name}\u2069`;
+function option(value, label, dir) { const o = el("option", { value, dir: dir || "auto" }); o.textContent = label; return o; }
+// "@7 (رویین‌تن)" from an answer: the seat left to right, the role name isolated.
+function player(text) {
+  const m = /^(@\d+) \((.*)\)$/s.exec(String(text));
+  return m ? el("span", { dir: "ltr" }, `${m[1]} (`, bdi(m[2]), ")") : bdi(text);
+}
 
 function scenario() { return catalog.find((s) => s.id === $("scenario").value); }
 function composition() {
   const sc = scenario();
   return sc && sc.compositions.find((c) => String(c.players) === $("composition").value);
 }
-function seatLabel(seat) { return `@${seat.seat} ${seat.name}`; }
+function seatLabel(seat) { return `@${seat.seat} ${iso(seat.name)}`; }
 
 async function load() {
   const reply = await fetch("/api/scenarios");
   catalog = (await reply.json()).scenarios;
   const pick = $("scenario");
-  pick.replaceChildren(...catalog.map((s) => option(s.id, s.errors ? `${s.id} (cannot be read)` : `${s.label || s.scenario} — ${s.id}`)));
+  pick.replaceChildren(...catalog.map((s) => option(s.id, s.errors ? `${s.id} (cannot be read)` : `${s.id} — ${iso(s.label || s.scenario)}`, "ltr")));
   pick.addEventListener("change", pickScenario);
   $("composition").addEventListener("change", pickComposition);
   $("phase").addEventListener("change", () => { $("choices").replaceChildren(); updateQuery(); });
@@ -55,7 +63,7 @@ function pickScenario() {
     showErrors({ error: "this spec cannot be read", errors: sc.errors });
     return;
   }
-  $("composition").replaceChildren(...sc.compositions.map((c) => option(String(c.players), c.label ? `${c.players} — ${c.label}` : String(c.players))));
+  $("composition").replaceChildren(...sc.compositions.map((c) => option(String(c.players), c.label ? `${c.players} — ${iso(c.label)}` : String(c.players), "ltr")));
   const phases = new Set();
   for (const a of sc.abilities) a.phases.forEach((p) => phases.add(p));
   if (sc.day) phases.add("day");
@@ -86,7 +94,7 @@ function pickComposition() {
 
 function seatOptions(blank) {
   const comp = composition();
-  const opts = comp.seats.map((s) => option(`@${s.seat}`, seatLabel(s)));
+  const opts = comp.seats.map((s) => option(`@${s.seat}`, seatLabel(s), "ltr"));
   return blank ? [option("", blank), ...opts] : opts;
 }
 
@@ -110,7 +118,7 @@ function addChoice() {
   const sc = scenario();
   const abilities = abilitiesNow();
   if (!abilities.length) return;
-  const ability = el("select", { class: "ability", "aria-label": "ability" }, ...abilities.map((a) => option(a.key, `${a.name} (${a.key})`)));
+  const ability = el("select", { class: "ability", "aria-label": "ability" }, ...abilities.map((a) => option(a.key, `${a.key} — ${iso(a.name)}`, "ltr")));
   const row = el("div", { class: "choice" });
   const rest = el("span", { class: "rest" });
   const remove = el("button", { type: "button", "aria-label": "remove" }, "×");
@@ -224,10 +232,10 @@ function showAnswer(data) {
       for (const ph of o.phases) {
         box.append(el("h3", {}, ph.phase + (ph.order.length ? ` (resolved: ${ph.order.join(" → ")})` : "")));
         const list = el("ul", {});
-        for (const x of ph.exits) list.append(el("li", { dir: "auto", class: "exit" }, bdi(x.player), ` leaves by ${x.kind}`, x.by ? ` (${x.by})` : ""));
-        for (const x of ph.stays) list.append(el("li", { dir: "auto", class: "stay" }, bdi(x.player), " stays", x.because ? ` because of ${x.because}` : ""));
-        for (const x of ph.blocked) list.append(el("li", { dir: "auto" }, bdi(x), " is blocked"));
-        for (const x of ph.learned) list.append(el("li", { dir: "auto" }, bdi(x.who), " learns ", bdi(String(x.answer)), x.about ? " about " : "", x.about ? bdi(x.about) : null));
+        for (const x of ph.exits) list.append(el("li", { dir: "auto", class: "exit" }, player(x.player), ` leaves by ${x.kind}`, x.by ? ` (${x.by})` : ""));
+        for (const x of ph.stays) list.append(el("li", { dir: "auto", class: "stay" }, player(x.player), " stays", x.because ? ` because of ${x.because}` : ""));
+        for (const x of ph.blocked) list.append(el("li", { dir: "auto" }, player(x), " is blocked"));
+        for (const x of ph.learned) list.append(el("li", { dir: "auto" }, player(x.who), " learns ", bdi(String(x.answer)), x.about ? " about " : "", x.about ? player(x.about) : null));
         for (const x of ph.announcements) list.append(el("li", { dir: "auto" }, "announced: ", bdi(x)));
         for (const x of ph.changes) list.append(el("li", { dir: "auto" }, bdi(x)));
         for (const x of ph.not_carried_out) list.append(el("li", { dir: "auto" }, "not carried out: ", bdi(x)));
