@@ -92,10 +92,11 @@ class LspClient:
                     and (version is None or m["params"].get("version") == version))
         return self.wait(match, timeout)["params"]
 
-    def initialize(self, root_uri=None, progress=True) -> dict:
+    def initialize(self, root_uri=None, progress=True, encodings=None) -> dict:
+        general = {"positionEncodings": encodings} if encodings else {}
         result = self.request("initialize", {
             "processId": os.getpid(), "rootUri": root_uri,
-            "capabilities": {"window": {"workDoneProgress": progress},
+            "capabilities": {"general": general, "window": {"workDoneProgress": progress},
                              "textDocument": {"hover": {"contentFormat": ["markdown"]},
                                               "publishDiagnostics": {"relatedInformation": True}}}})
         self.notify("initialized", {})

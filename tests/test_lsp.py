@@ -57,6 +57,25 @@ def test_utf16_columns():
     assert to_utf16("ناتو x", 6) == 5  # Persian letters are one unit each
 
 
+def test_utf8_positions_when_the_client_asks_for_them(tmp_path):
+    c = LspClient(cwd=str(tmp_path))
+    try:
+        caps = c.initialize(tmp_path.as_uri(), encodings=["utf-8"])["capabilities"]
+        assert caps["positionEncoding"] == "utf-8"
+        text = (ROOT / "specs" / "gangster.mafia").read_text(encoding="utf-8")
+        uri, _ = _open(c, tmp_path / "gangster.mafia", text)
+        line_text = 'role nato "ناتو" { side mafia }'
+        line = text.split("\n").index(line_text)
+        byte = len(line_text[: line_text.index("mafia")].encode("utf-8"))
+        hover = c.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                 "position": {"line": line, "character": byte + 2}})
+        assert "**side** `mafia`" in hover["contents"]["value"]
+        assert hover["range"] == {"start": {"line": line, "character": byte},
+                                  "end": {"line": line, "character": byte + 5}}
+    finally:
+        c.close()
+
+
 def test_initialize_advertises_the_features(tmp_path):
     c = LspClient(cwd=str(tmp_path))
     try:

@@ -11,21 +11,32 @@ from __future__ import annotations
 from ..source import Span
 
 
-def utf16_len(text: str) -> int:
-    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
+# Code units per character in each position encoding a client may negotiate (LSP 3.17
+# `general.positionEncodings`; UTF-16 when it says nothing).
+UNITS = {
+    "utf-16": lambda ch: 2 if ord(ch) > 0xFFFF else 1,
+    "utf-8": lambda ch: len(ch.encode("utf-8", "surrogatepass")),
+    "utf-32": lambda ch: 1,
+}
 
 
-def to_utf16(line_text: str, column: int) -> int:
-    """0-based UTF-16 offset of a 1-based code-point column on a line."""
-    return utf16_len(line_text[: max(0, column - 1)])
+def utf16_len(text: str, encoding: str = "utf-16") -> int:
+    width = UNITS.get(encoding, UNITS["utf-16"])
+    return sum(width(ch) for ch in text)
 
 
-def from_utf16(line_text: str, character: int) -> int:
-    """1-based code-point column of a 0-based UTF-16 offset (clamped to the line; an offset
-    inside a surrogate pair points at that character)."""
+def to_utf16(line_text: str, column: int, encoding: str = "utf-16") -> int:
+    """0-based offset in code units (UTF-16 by default) of a 1-based code-point column."""
+    return utf16_len(line_text[: max(0, column - 1)], encoding)
+
+
+def from_utf16(line_text: str, character: int, encoding: str = "utf-16") -> int:
+    """1-based code-point column of a 0-based code-unit offset (clamped to the line; an offset
+    inside a character, such as within a surrogate pair, points at that character)."""
+    width_of = UNITS.get(encoding, UNITS["utf-16"])
     units = 0
     for i, ch in enumerate(line_text):
-        width = 2 if ord(ch) > 0xFFFF else 1
+        width = width_of(ch)
         if units + width > character:
             return i + 1
         units += width
@@ -35,7 +46,8 @@ def from_utf16(line_text: str, character: int) -> int:
 class Lines:
     """A document's lines, for converting positions both ways."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, encoding: str = "utf-16"):
+        self.encoding = str(encoding or "utf-16").lower()
         self.lines = text.split("\n")
 
     def text(self, line: int) -> str:
@@ -46,11 +58,11 @@ class Lines:
 
     def lsp(self, line: int, column: int) -> tuple[int, int]:
         """(0-based line, UTF-16 character) of a 1-based line and code-point column."""
-        return max(0, line - 1), to_utf16(self.text(line), column)
+        return max(0, line - 1), to_utf16(self.text(line), column, self.encoding)
 
     def ours(self, line: int, character: int) -> tuple[int, int]:
         """(1-based line, code-point column) of an LSP position."""
-        return line + 1, from_utf16(self.text(line + 1), character)
+        return line + 1, from_utf16(self.text(line + 1), character, self.encoding)
 
     def range(self, span: Span | None) -> tuple[tuple[int, int], tuple[int, int]]:
         if span is None:
@@ -59,4 +71,4 @@ class Lines:
 
     def end(self) -> tuple[int, int]:
         last = len(self.lines)
-        return last - 1, utf16_len(self.lines[-1]) if self.lines else 0
+        return last - 1, utf16_len(self.lines[-1], self.encoding) if self.lines else 0

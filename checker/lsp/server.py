@@ -83,7 +83,7 @@ class MafiaServer(LanguageServer):
         doc = self.docs.get(uri)
         if doc is None:
             return
-        lines = Lines(doc.text)
+        lines = self_lines(self, doc.text)
         problems = list(doc.problems)
         if self.solver.get(uri):
             problems = [p for p in problems if not (p.code or "").startswith("MC1")] + self.solver[uri]
@@ -183,16 +183,22 @@ def _range(lines: Lines, span) -> types.Range:
                        end=types.Position(line=l2, character=c2))
 
 
-def _location(server: MafiaServer, doc: D.Document, d: D.Definition) -> types.Location | None:
+def self_lines(ls: MafiaServer, text: str) -> Lines:
+    """The document's lines, in the position encoding agreed with the client."""
+    encoding = getattr(ls.workspace, "position_encoding", None) or "utf-16"
+    return Lines(text, str(getattr(encoding, "value", encoding)))
+
+
+def _location(ls: MafiaServer, doc: D.Document, d: D.Definition) -> types.Location | None:
     if d.span is None:
         return None
     path = d.span.path
     if path == doc.path:
         return types.Location(uri=path_to_uri(path) if not path.startswith("untitled") else path,
-                              range=_range(Lines(doc.text), d.span))
+                              range=_range(self_lines(ls, doc.text), d.span))
     other = doc.spec if doc.spec is not None and doc.spec.path == path else None
     text = other.text if other else _read(path)
-    return types.Location(uri=path_to_uri(path), range=_range(Lines(text), d.span))
+    return types.Location(uri=path_to_uri(path), range=_range(self_lines(ls, text), d.span))
 
 
 def _read(path: str) -> str:
@@ -212,7 +218,7 @@ def _doc(ls: MafiaServer, uri: str) -> D.Document:
 
 def _under(ls: MafiaServer, uri: str, position: types.Position):
     doc = _doc(ls, uri)
-    line, column = Lines(doc.text).ours(position.line, position.character)
+    line, column = self_lines(ls, doc.text).ours(position.line, position.character)
     return doc, doc.at(line, column)
 
 
@@ -259,7 +265,7 @@ def hover(ls: MafiaServer, params: types.HoverParams):
         return None
     text = "\n\n---\n\n".join(D.hover_text(doc, t) for t in occ.targets)
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
-                       range=_range(Lines(doc.text), occ.span))
+                       range=_range(self_lines(ls, doc.text), occ.span))
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -280,7 +286,7 @@ def references(ls: MafiaServer, params: types.ReferenceParams):
         refs = doc.references(t)
         if not params.context.include_declaration:
             refs = [r for r in refs if r.span != t.span]
-        lines = Lines(doc.text)
+        lines = self_lines(ls, doc.text)
         out += [types.Location(uri=params.text_document.uri, range=_range(lines, r.span)) for r in refs]
     return out
 
@@ -288,7 +294,7 @@ def references(ls: MafiaServer, params: types.ReferenceParams):
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbols(ls: MafiaServer, params: types.DocumentSymbolParams):
     doc = _doc(ls, params.text_document.uri)
-    lines = Lines(doc.text)
+    lines = self_lines(ls, doc.text)
     return [types.DocumentSymbol(name=name, detail=label or space,
                                  kind=SYMBOL_KIND.get(space, types.SymbolKind.Key),
                                  range=_range(lines, whole), selection_range=_range(lines, at))
@@ -317,7 +323,7 @@ def formatting(ls: MafiaServer, params: types.DocumentFormattingParams):
         return None  # the diagnostics already say why; a file that does not parse is left alone
     if formatted == text:
         return []
-    end_line, end_char = Lines(text).end()
+    end_line, end_char = self_lines(ls, text).end()
     return [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0),
                                              end=types.Position(line=end_line, character=end_char)),
                            new_text=formatted)]
