@@ -249,3 +249,34 @@ def test_solver_findings_on_save_with_progress_and_cancel(tmp_path):
         assert end["params"]["value"]["message"] == "cancelled"
     finally:
         c.close()
+
+
+def test_quick_fixes_for_an_unordered_pair(tmp_path):
+    spec = tmp_path / "unordered.mafia"
+    shutil.copy(ROOT / "examples" / "broken" / "hostage_and_shield_unordered.mafia", spec)
+    text = spec.read_text(encoding="utf-8")
+    c = LspClient(cwd=str(tmp_path), env={"MAFIACHECK_LSP_CHECK_ARGS": "--select ambiguous-order"})
+    try:
+        c.initialize(tmp_path.as_uri(), progress=False)
+        uri, _ = _open(c, spec, text)
+        c.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        got = c.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                     and any(d.get("code") == "MC207" for d in m["params"]["diagnostics"]), timeout=120)
+        diag = next(d for d in got["params"]["diagnostics"] if d["code"] == "MC207")
+        assert diag["relatedInformation"][0]["message"] == "Shield"
+        actions = c.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": diag["range"],
+            "context": {"diagnostics": [diag]}})
+        titles = [a["title"] for a in actions]
+        assert titles == ["Add `resolve hostage before shield`", "Add `resolve shield before hostage`",
+                          "Acknowledge MC207 on hostage, shield"]
+        edit = actions[0]["edit"]["changes"][uri][0]
+        assert edit["newText"].strip() == "resolve hostage before shield"
+        # The fixed spec still reads, and the edit lands at the end of the file.
+        lines = text.split("\n")
+        assert edit["range"]["start"]["line"] == len(lines) - 1
+        fixed = text + edit["newText"] if text.endswith("\n") else text + edit["newText"]
+        _change(c, uri, 2, fixed)
+        assert c.diagnostics(uri, 2)["diagnostics"] == []
+    finally:
+        c.close()

@@ -561,3 +561,44 @@ def completions(doc: Document) -> list[tuple[str, str, str | None]]:
     for w in keywords():
         out.append((w, "keyword", None))
     return out
+
+
+# ------------------------------------------------------------------ quick fixes
+
+ACK_REASON = "why the rulebook leaves this open"
+
+
+def _inside(outer: Span | None, inner: Span | None) -> bool:
+    return (outer is not None and inner is not None
+            and (outer.line, outer.column) <= (inner.line, inner.column)
+            and (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column))
+
+
+def declaration_at(doc: Document, span: Span | None) -> str | None:
+    """The name an `acknowledge … on` uses for the declaration holding a place."""
+    for d in doc.decls:
+        if not _inside(d.span, span):
+            continue
+        if isinstance(d, ast.DayDecl):
+            return "day"
+        if type(d) in _DECL_SPACES and not isinstance(d, ast.ScenarioDecl):
+            return d.name.text
+    return None
+
+
+def quick_fixes(doc: Document, code: str | None, span: Span | None,
+                related: list[Span | None]) -> list[tuple[str, str]]:
+    """(title, line to add at the end of the spec) for a finding with an obvious fix: an
+    order for two unordered steps (MC207), or an acknowledgement naming its declarations."""
+    if doc.is_query or not code or not code.startswith("MC2") or code in ("MC200", "MC210"):
+        return []
+    names = list(dict.fromkeys(n for n in (declaration_at(doc, s) for s in [span, *related]) if n))
+    fixes = []
+    if code == "MC207" and len(names) == 2:
+        a, b = names
+        fixes += [(f"Add `resolve {a} before {b}`", f"resolve {a} before {b}"),
+                  (f"Add `resolve {b} before {a}`", f"resolve {b} before {a}")]
+    if names:
+        fixes.append((f"Acknowledge {code} on {', '.join(names)}",
+                      f'acknowledge {code} on {", ".join(names)} "{ACK_REASON}"'))
+    return fixes

@@ -311,6 +311,34 @@ def completion(ls: MafiaServer, params: types.CompletionParams):
     return types.CompletionList(is_incomplete=False, items=items)
 
 
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_actions(ls: MafiaServer, params: types.CodeActionParams):
+    uri = params.text_document.uri
+    doc = _doc(ls, uri)
+    lines = self_lines(ls, doc.text)
+
+    def span(r: types.Range):
+        from ..source import Span
+        (l1, c1), (l2, c2) = lines.ours(r.start.line, r.start.character), lines.ours(r.end.line, r.end.character)
+        return Span(doc.path, l1, c1, l2, c2)
+
+    end_line, end_char = lines.end()
+    prefix = "" if doc.text.endswith("\n") or not doc.text else "\n"
+    at = types.Position(line=end_line, character=end_char)
+    out = []
+    for diag in params.context.diagnostics:
+        related = [span(r.location.range) for r in diag.related_information or ()
+                   if r.location.uri == uri]
+        code = str(diag.code) if diag.code is not None else None
+        for title, line in D.quick_fixes(doc, code, span(diag.range), related):
+            edit = types.TextEdit(range=types.Range(start=at, end=at), new_text=f"{prefix}{line}\n")
+            out.append(types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix,
+                                        diagnostics=[diag],
+                                        edit=types.WorkspaceEdit(changes={uri: [edit]})))
+    return out
+
+
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: MafiaServer, params: types.DocumentFormattingParams):
     from ..fmt import FormatInvariantError, format_text
