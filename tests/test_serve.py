@@ -166,3 +166,18 @@ def test_help_imports_neither_server():
             "print(sorted(m for m in sys.modules if m.startswith(('mafiacheck.lsp', 'mafiacheck.serve', 'pygls', 'lsprotocol'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_host_check_only_on_loopback():
+    from mafiacheck.serve.app import make_server
+
+    loop = make_server([str(ROOT / "specs" / "gangster.mafia")], "127.0.0.1", 0, workers=0)
+    wide = make_server([str(ROOT / "specs" / "gangster.mafia")], "0.0.0.0", 0, workers=0)
+    try:
+        port = loop.server_address[1]
+        assert loop.RequestHandlerClass.allowed_hosts == {f"localhost:{port}", f"127.0.0.1:{port}",
+                                                          f"[::1]:{port}"}
+        assert wide.RequestHandlerClass.allowed_hosts is None
+    finally:
+        loop.server_close()
+        wide.server_close()

@@ -228,7 +228,7 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     catalog: Catalog
     pool: Pool
-    allowed_hosts: set
+    allowed_hosts: set | None  # None: any Host (not served on loopback)
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         if os.environ.get("MAFIACHECK_SERVE_LOG"):
@@ -246,9 +246,11 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _host_ok(self) -> bool:
-        # A page elsewhere must not reach this server through a DNS name that points here.
+        # A page elsewhere must not reach a loopback server through a DNS name that points
+        # here (DNS rebinding). Served on another address (`--host 0.0.0.0`, for phones at
+        # the table), the server was exposed on purpose and answers any name.
         host = (self.headers.get("Host") or "").lower()
-        if host in self.allowed_hosts:
+        if self.allowed_hosts is None or host in self.allowed_hosts:
             return True
         self._send(*_error(HTTPStatus.MISDIRECTED_REQUEST, f"unexpected Host header {host!r}"))
         return False
@@ -332,8 +334,10 @@ def make_server(paths: list[str], host: str = "127.0.0.1", port: int = 8765,
     httpd = ThreadingHTTPServer((host, port), Handler)
     httpd.daemon_threads = True
     real_port = httpd.server_address[1]
-    names = {host, "localhost", "127.0.0.1", "[::1]"} if host in ("127.0.0.1", "localhost", "::1") else {host}
-    allowed = {f"{n}:{real_port}" for n in names} | ({n for n in names} if real_port == 80 else set())
+    allowed = None
+    if host in ("127.0.0.1", "localhost", "::1"):
+        names = {"localhost", "127.0.0.1", "[::1]"}
+        allowed = {f"{n}:{real_port}" for n in names} | (names if real_port == 80 else set())
     handler = type("BoundHandler", (Handler,), {"catalog": catalog, "pool": pool,
                                                  "allowed_hosts": allowed})
     httpd.RequestHandlerClass = handler
