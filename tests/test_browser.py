@@ -26,10 +26,12 @@ def page(tmp_path_factory):
         pytest.skip(message)
     folder = tmp_path_factory.mktemp("specs")
     shutil.copy(ROOT / "specs" / "gangster.mafia", folder / "gangster.mafia")
+    shutil.copy(ROOT / "specs" / "commando.mafia", folder / "commando.mafia")
     evil = (ROOT / "specs" / "gangster.mafia").read_text(encoding="utf-8").replace(
         'role nato "ناتو"', 'role nato "<img src=x onerror=window.pwned=1><b>NATO</b>"', 1)
     (folder / "markup.mafia").write_text(evil, encoding="utf-8")
-    served = Served(str(folder / "gangster.mafia"), str(folder / "markup.mafia"))
+    served = Served(str(folder / "gangster.mafia"), str(folder / "markup.mafia"),
+                    str(folder / "commando.mafia"))
     b = Browser(browser, driver)
     try:
         b.get(served.url)
@@ -92,6 +94,52 @@ def test_an_illegal_pick_names_the_rule(page):
     verdict, text = _answer(page)
     assert verdict == "illegal", text
     assert "illegal:" in text and "[" in text  # the forbidding clause's rule ids
+
+
+def test_the_allowed_targets_are_marked(page):
+    _select(page, "#scenario", "gangster")
+    _select(page, "#phase", "night")
+    page.run("document.getElementById('choices').replaceChildren()")
+    page.click("#add-choice")
+    _select(page, "#choices .choice:last-child .ability", "nato_guess")
+    page.wait_for("return document.querySelector('#choices .choice:last-child').dataset.checked === 'yes'")
+    marks = page.run("return [...document.querySelectorAll('#choices .choice:last-child .on option')]"
+                     ".map(o => [o.value, o.classList.contains('illegal'), o.title])")
+    by_seat = {seat: (illegal, why) for seat, illegal, why in marks}
+    assert by_seat["@2"][0] and "GA-" in by_seat["@2"][1]  # a mafia member: not a NATO target
+    assert not by_seat["@5"][0]  # the Detective may be guessed
+    assert page.run("return document.querySelector(\"#choices .choice:last-child .on option[value='@2']\").textContent").startswith("✗ ")
+
+
+def test_the_state_sets_memories_items_and_counters(page):
+    _select(page, "#scenario", "gangster")
+    page.run("document.getElementById('choices').replaceChildren()")
+    page.click("select.memory[data-memory='blacklist'] option[value='@1']")
+    page.click("select.holds[data-item='gun'][data-variant='war'] option[value='@9']")
+    query = page.run("return document.getElementById('query').value")
+    assert "memory blacklist = {@1}" in query and "holds @9 gun(war)" in query
+    page.run("document.getElementById('answer').replaceChildren()")
+    page.click("#ask")
+    verdict, text = _answer(page)
+    assert verdict == "determined", text
+    page.click("select.memory[data-memory='blacklist'] option[value='@1']")
+    page.click("select.holds[data-item='gun'][data-variant='war'] option[value='@9']")
+    assert "state" not in page.run("return document.getElementById('query').value")
+
+
+def test_counters_of_a_role(page):
+    _select(page, "#scenario", "commando")
+    counter = page.run("const c = document.querySelector(\"input.counter[data-counter='armour']\");"
+                       "return [c.dataset.seat, c.placeholder]")
+    assert counter[1] == "1"  # as dealt
+    page.run("const c = document.querySelector(\"input.counter[data-counter='armour']\");"
+             "c.value = '0'; c.dispatchEvent(new Event('input'));")
+    query = page.run("return document.getElementById('query').value")
+    assert f"counter @{counter[0]} armour = 0" in query
+    page.run("document.getElementById('answer').replaceChildren()")
+    page.click("#ask")
+    verdict, text = _answer(page)
+    assert verdict in ("determined", "ambiguous", "undefined"), text
 
 
 def test_an_open_question_with_the_witness(page):

@@ -67,6 +67,14 @@ def describe(path: str) -> dict:
             for c in sc.compositions if c.total == c.players],
         "abilities": [_ability(a) for a in sc.abilities if a.phases],
         "day": sc.day is not None,
+        # What a query's `state { … }` can set: counters per role, items held, memories.
+        "counters": {r.key: [{"key": c.key, "initial": getattr(c.initial, "value", None)}
+                             for c in r.counters] for r in sc.roles if r.counters},
+        "items": [{"key": i.name.key, "name": i.label or i.name.text,
+                   "variants": [{"key": v.key, "name": label or v.text} for v, label in i.variants]}
+                  for i in sc.items if i.variants],
+        "memories": [{"key": m.name.key, "name": m.label or m.name.text, "type": m.type}
+                     for m in sc.memories],
     })
     return entry
 

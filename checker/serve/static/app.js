@@ -35,7 +35,8 @@ function composition() {
   const sc = scenario();
   return sc && sc.compositions.find((c) => String(c.players) === $("composition").value);
 }
-function seatLabel(seat) { return `@${seat.seat} ${iso(seat.name)}`; }
+// The left-to-right mark first: a list box reads each option's direction from its text.
+function seatLabel(seat) { return `\u200e@${seat.seat} ${iso(seat.name)}`; }
 
 async function load() {
   const reply = await fetch("/api/scenarios");
@@ -81,15 +82,59 @@ function pickComposition() {
   const sides = Object.fromEntries(scenario().sides.map((s) => [s.key, s.name]));
   for (const seat of comp.seats) {
     const box = el("input", { type: "checkbox", "data-seat": String(seat.seat), "aria-label": `seat ${seat.seat} has left` });
-    box.addEventListener("change", () => { row.classList.toggle("left", box.checked); updateQuery(); });
+    box.addEventListener("change", () => { row.classList.toggle("left", box.checked); updateQuery(); remarkAll(); });
+    const counters = el("td", {});
+    for (const c of (scenario().counters || {})[seat.role] || []) {
+      const input = el("input", { type: "number", min: "0", max: "99", class: "counter", "data-seat": String(seat.seat),
+        "data-counter": c.key, placeholder: c.initial === null ? "" : String(c.initial), "aria-label": `${c.key} of seat ${seat.seat}` });
+      input.addEventListener("input", updateQuery);
+      counters.append(el("label", {}, `${c.key} `, input));
+    }
     const row = el("tr", {}, el("td", {}, `@${seat.seat}`), el("td", { dir: "auto" }, bdi(seat.name)),
-      el("td", { dir: "auto" }, bdi(sides[seat.side] || seat.side || "chosen in play")), el("td", {}, box));
+      el("td", { dir: "auto" }, bdi(sides[seat.side] || seat.side || "chosen in play")), el("td", {}, box), counters);
     body.append(row);
   }
+  fillState();
   $("choices").replaceChildren();
   fillVote();
   fillOpenTargets();
   updateQuery();
+}
+
+// Memories that hold players (the blacklist …) and items held: what else a moderator sets.
+function fillState() {
+  const sc = scenario();
+  const box = $("state");
+  box.replaceChildren();
+  const multi = (label, attrs) => {
+    const pick = el("select", { multiple: "", size: "3", dir: "ltr", ...attrs }, ...seatOptions());
+    pick.addEventListener("change", () => { updateQuery(); remarkAll(); });
+    box.append(el("div", { class: "row" }, el("label", {}, bdi(label), " ", pick)));
+  };
+  for (const m of sc.memories || []) {
+    if (m.type === "players" || m.type === "player") multi(m.name, { class: "memory", "data-memory": m.key, "data-type": m.type, "aria-label": m.key });
+  }
+  for (const item of sc.items || []) {
+    for (const v of item.variants) multi(`${item.name} — ${v.name}`, { class: "holds", "data-item": item.key, "data-variant": v.key, "aria-label": `${item.key}(${v.key})` });
+  }
+}
+
+function remarkAll() { $("choices").querySelectorAll(".choice").forEach((row) => markLegal(row)); }
+
+function stateLines() {
+  const lines = [...$("seats").querySelectorAll("input[type=checkbox][data-seat]:checked")].map((b) => `dead @${b.dataset.seat}`);
+  for (const c of $("seats").querySelectorAll("input.counter")) {
+    if (c.value !== "") lines.push(`counter @${c.dataset.seat} ${c.dataset.counter} = ${Math.max(0, parseInt(c.value, 10) || 0)}`);
+  }
+  for (const m of $("state").querySelectorAll("select.memory")) {
+    const seats = [...m.selectedOptions].map((o) => o.value);
+    if (!seats.length) continue;
+    lines.push(m.dataset.type === "player" ? `memory ${m.dataset.memory} = ${seats[0]}` : `memory ${m.dataset.memory} = {${seats.join(", ")}}`);
+  }
+  for (const h of $("state").querySelectorAll("select.holds")) {
+    for (const o of h.selectedOptions) lines.push(`holds ${o.value} ${h.dataset.item}(${h.dataset.variant})`);
+  }
+  return lines;
 }
 
 function seatOptions(blank) {
@@ -137,29 +182,22 @@ function addChoice() {
       if (values.length) rest.append(" as ", el("select", { class: "as", "aria-label": "as" }, ...values.map(([k, n]) => option(k, n))));
     }
     rest.querySelectorAll("select").forEach((s) => s.addEventListener("change", updateQuery));
+    rest.querySelectorAll(".by, .as").forEach((s) => s.addEventListener("change", () => markLegal(row)));
   };
-  ability.addEventListener("change", () => { fill(); updateQuery(); });
+  ability.addEventListener("change", () => { fill(); updateQuery(); markLegal(row); });
   row.append(ability, rest, remove);
   $("choices").append(row);
   fill();
+  markLegal(row);
 }
 
 function buildQuery(extra) {
   const comp = composition();
   if (!comp) return "";
-  const dead = [...$("seats").querySelectorAll("input[data-seat]:checked")].map((b) => `dead @${b.dataset.seat}`);
+  const dead = stateLines();
   const phase = $("phase").value;
   const number = Math.max(1, Math.min(20, parseInt($("phase-number").value, 10) || 1));
-  const uses = [...$("choices").querySelectorAll(".choice")].map((row) => {
-    let text = row.querySelector(".ability").value;
-    const by = row.querySelector(".by");
-    if (by && by.value) text += ` by ${by.value}`;
-    const on = [...row.querySelectorAll(".on")].map((s) => s.value).filter(Boolean);
-    if (on.length) text += ` on ${on.join(", ")}`;
-    const as = [...row.querySelectorAll(".as")].map((s) => s.value).filter(Boolean);
-    if (as.length) text += ` as ${as.join(", ")}`;
-    return text;
-  });
+  const uses = [...$("choices").querySelectorAll(".choice")].map((row) => useText(row));
   if (phase === "day" && $("vote").value) uses.push(`vote ${$("vote").value}`);
   const lines = [`query table "at the table" {`, `  composition ${comp.players}`];
   if (dead.length) lines.push(`  state { ${dead.join("  ")} }`);
@@ -169,6 +207,54 @@ function buildQuery(extra) {
   if (extra) lines.push(`  ${extra}`);
   lines.push("}");
   return lines.join("\n") + "\n";
+}
+
+// One choice as query text; `target` replaces its first target (to test a seat's legality).
+function useText(row, target) {
+  let text = row.querySelector(".ability").value;
+  const by = row.querySelector(".by");
+  if (by && by.value) text += ` by ${by.value}`;
+  const on = [...row.querySelectorAll(".on")].map((s) => s.value).filter(Boolean);
+  if (target && on.length) on[0] = target;
+  if (on.length) text += ` on ${on.join(", ")}`;
+  const as = [...row.querySelectorAll(".as")].map((s) => s.value).filter(Boolean);
+  if (as.length) text += ` as ${as.join(", ")}`;
+  return text;
+}
+
+// Which seats the rules allow as this choice's (first) target, given the table: each seat is
+// asked of the interpreter, and a forbidden one is marked with the clause that forbids it.
+async function markLegal(row) {
+  const sc = scenario(), comp = composition();
+  const first = row.querySelector(".on");
+  if (!first || !comp) return;
+  const run = (row.legalityRun = (row.legalityRun || 0) + 1);
+  row.dataset.checked = "";
+  const state = stateLines();
+  const phase = $("phase").value;
+  const number = Math.max(1, Math.min(20, parseInt($("phase-number").value, 10) || 1));
+  for (const o of first.options) {
+    const query = [`query legal {`, `  composition ${comp.players}`,
+      ...(state.length ? [`  state { ${state.join("  ")} }`] : []),
+      `  ${phase} ${number} { ${useText(row, o.value)} }`, "}"].join("\n") + "\n";
+    let verdict = null, why = "";
+    try {
+      const reply = await fetch("/api/ask", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ spec: sc.id, query }) });
+      const data = await reply.json();
+      if (reply.ok) {
+        const a = data.answers[0];
+        verdict = a.verdict;
+        why = a.problems.map((p) => p.message + (p.rules.length ? ` [${p.rules.join(", ")}]` : "")).join("; ");
+      }
+    } catch (e) { /* the final answer will say */ }
+    if (run !== row.legalityRun || !row.isConnected) return;
+    if (!o.dataset.label) o.dataset.label = o.textContent;
+    const illegal = verdict === "illegal";
+    o.classList.toggle("illegal", illegal);
+    o.textContent = (illegal ? "✗ " : "") + o.dataset.label;
+    o.title = illegal ? why : "";
+  }
+  row.dataset.checked = "yes";
 }
 
 function openLine() {
@@ -188,6 +274,9 @@ async function ask(query, open) {
   job = `job-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   $("cancel").disabled = false;
   $("progress").hidden = false;
+  const started = Date.now();
+  $("progress").textContent = "thinking…";
+  const ticker = setInterval(() => { $("progress").textContent = `thinking… ${Math.round((Date.now() - started) / 1000)} s`; }, 500);
   $("answer").replaceChildren(el("p", { class: "hint" }, open ? "the solver is searching…" : "…"));
   try {
     const reply = await fetch("/api/ask", { method: "POST", headers: { "Content-Type": "application/json" },
@@ -197,6 +286,7 @@ async function ask(query, open) {
   } catch (e) {
     showErrors({ error: String(e) });
   } finally {
+    clearInterval(ticker);
     job = null;
     $("cancel").disabled = true;
     $("progress").hidden = true;
