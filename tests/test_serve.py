@@ -117,7 +117,7 @@ def test_a_long_question_is_stopped_and_the_next_is_answered():
     s = Served("--timeout", "0.8", str(ROOT / "specs" / "night_of_mafia.mafia"))
     try:
         started = time.monotonic()
-        status, raw = s.ask("night_of_mafia", "composition 12\nmust winner town within 10")
+        status, raw = s.ask("night_of_mafia", "composition 12\nmust winner town within 20")
         assert status == 408, raw
         assert time.monotonic() - started < 10
         status, raw = s.ask("night_of_mafia", "composition 8\nnight 1 { }")
@@ -132,7 +132,7 @@ def test_cancel_stops_a_question():
         got = {}
 
         def run():
-            got["reply"] = s.ask("night_of_mafia", "composition 12\nmust winner town within 10", job="j1")
+            got["reply"] = s.ask("night_of_mafia", "composition 12\nmust winner town within 20", job="j1")
         t = threading.Thread(target=run)
         t.start()
         time.sleep(1.0)
