@@ -280,3 +280,33 @@ def test_quick_fixes_for_an_unordered_pair(tmp_path):
         assert c.diagnostics(uri, 2)["diagnostics"] == []
     finally:
         c.close()
+
+
+def test_fast_typing_is_analysed_on_the_latest_text(client, tmp_path):
+    text = (ROOT / "specs" / "night_of_mafia.mafia").read_text(encoding="utf-8")
+    uri, _ = _open(client, tmp_path / "night_of_mafia.mafia", text)
+    typed = "\nrole x { side town }\n"
+    started = 0.0
+    for i in range(1, len(typed) + 1):  # one keystroke at a time, not waiting for replies
+        started = time.monotonic()
+        _change(client, uri, i + 1, text + typed[:i])
+    final = client.diagnostics(uri, len(typed) + 1)
+    took = time.monotonic() - started
+    print(f"the last of {len(typed)} keystrokes analysed {took * 1000:.0f} ms after it")
+    assert took < LATENCY_LIMIT
+    assert not any(d["severity"] == 1 and "unexpected" in d["message"] for d in final["diagnostics"])
+
+
+def test_an_open_query_follows_its_spec(client, tmp_path):
+    spec = tmp_path / "gangster.mafia"
+    text = (ROOT / "specs" / "gangster.mafia").read_text(encoding="utf-8")
+    spec.write_text(text, encoding="utf-8")
+    suri, _ = _open(client, spec, text)
+    query = tmp_path / "gangster.query"
+    qtext = 'query q {\n  night 1 { shot on invulnerable }\n}\n'
+    quri, diags = _open(client, query, qtext, language="mafia-query")
+    assert diags["diagnostics"] == []
+    _change(client, suri, 2, text.replace("invulnerable", "ruintan"))
+    got = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                      and m["params"]["uri"] == quri and m["params"]["diagnostics"])
+    assert "unknown role 'invulnerable'" in got["params"]["diagnostics"][0]["message"]

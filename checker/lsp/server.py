@@ -62,16 +62,36 @@ class MafiaServer(LanguageServer):
         self.runs: dict[str, "asyncio.subprocess.Process"] = {}
         self.tokens: dict[str, str] = {}  # progress token -> uri
         self.generation: dict[str, int] = {}  # uri -> bumped by every change and cancel
+        self.pending: set[str] = set()  # documents changed and not analysed yet
         self.run_count = 0
 
     # ---------------------------------------------------------- documents
 
     def refresh(self, uri: str) -> D.Document:
+        self.pending.discard(uri)
         text = self.workspace.get_text_document(uri).source
         doc = D.analyse(text, uri_to_path(uri), self._spec_doc)
         self.docs[uri] = doc
         self.publish(uri)
+        if not doc.is_query:
+            # Open query files read this spec: their names and bindings follow it.
+            for other, d in list(self.docs.items()):
+                if d.is_query and d.spec_path and path_to_uri(d.spec_path) == uri:
+                    self.refresh(other)
         return doc
+
+    def schedule(self, uri: str) -> None:
+        """Analyse soon: changes that arrive together (fast typing) are analysed once, on the
+        latest text, instead of one stale version after another."""
+        if uri in self.pending:
+            return
+        self.pending.add(uri)
+
+        async def later():
+            await asyncio.sleep(0.005)
+            if uri in self.pending and uri in self.workspace.text_documents:
+                self.refresh(uri)
+        asyncio.get_running_loop().create_task(later())
 
     def _spec_doc(self, path: str) -> D.Document | None:
         uri = path_to_uri(path)
@@ -213,7 +233,9 @@ server = MafiaServer()
 
 
 def _doc(ls: MafiaServer, uri: str) -> D.Document:
-    return ls.docs.get(uri) or ls.refresh(uri)
+    if uri in ls.pending or uri not in ls.docs:
+        return ls.refresh(uri)  # a request right after a change sees the change
+    return ls.docs[uri]
 
 
 def _under(ls: MafiaServer, uri: str, position: types.Position):
@@ -232,7 +254,7 @@ def did_change(ls: MafiaServer, params: types.DidChangeTextDocumentParams):
     uri = params.text_document.uri
     ls.cancel_solver(uri)  # its findings are about a text that is gone
     ls.solver.pop(uri, None)
-    ls.refresh(uri)
+    ls.schedule(uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
