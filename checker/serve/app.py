@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -152,7 +153,8 @@ class Pool:
         self.jobs: dict[str, Worker] = {}
         self.cancelled: set = set()
         self.lock = threading.Lock()
-        started = [Worker() for _ in range(size)]
+        self.workers: list[Worker] = []  # every worker started, to stop them all at the end
+        started = [self._new() for _ in range(size)]
         for worker in started:
             worker.wait_ready(60.0)
             self.idle.put(worker)
@@ -201,9 +203,15 @@ class Pool:
             self.idle.put(worker)
             return message["status"], message["body"].encode("utf-8")
 
+    def _new(self) -> Worker:
+        worker = Worker()
+        with self.lock:
+            self.workers = [w for w in self.workers if w.proc.poll() is None] + [worker]
+        return worker
+
     def _replace(self, worker, status, message):
         worker.kill()
-        self.idle.put(Worker())
+        self.idle.put(self._new())
         return _error(status, message)
 
     def cancel(self, job: str) -> bool:
@@ -214,14 +222,10 @@ class Pool:
         return False
 
     def close(self):
-        while True:
-            try:
-                self.idle.get_nowait().kill()
-            except queue.Empty:
-                break
         with self.lock:
-            for w in self.jobs.values():
-                w.kill()
+            workers = list(self.workers)
+        for w in workers:
+            w.kill()
 
 
 def _error(status, message, **extra) -> tuple[int, bytes]:
@@ -373,6 +377,10 @@ def main(specs: list[str], host: str, port: int, timeout: float, out, err) -> in
     out.write(f"mafiacheck: serving {len(paths)} scenario{'s' if len(paths) != 1 else ''} on "
               f"http://{shown}:{httpd.server_address[1]}/ (Ctrl-C stops)\n")
     out.flush()
+    def stop(signum, frame):
+        raise KeyboardInterrupt  # `kill`: stop as Ctrl-C does, and the workers with the server
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         httpd.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
