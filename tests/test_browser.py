@@ -131,6 +131,25 @@ def test_the_state_sets_memories_items_and_counters(page):
     assert "state" not in page.run("return document.getElementById('query').value")
 
 
+def test_a_day_vote_and_the_blacklist(page):
+    _select(page, "#scenario", "gangster")
+    _select(page, "#phase", "day")
+    page.run("document.getElementById('choices').replaceChildren()")
+    _select(page, "#vote", "@3")
+    page.run("document.getElementById('answer').replaceChildren()")
+    page.click("#ask")
+    verdict, text = _answer(page)
+    assert verdict == "illegal" and "GA-R07" in text, text  # day 1 votes only the blacklist
+    page.click("select.memory[data-memory='blacklist'] option[value='@3']")
+    page.run("document.getElementById('answer').replaceChildren()")
+    page.click("#ask")
+    verdict, text = _answer(page)
+    assert verdict == "determined" and "leaves by vote" in text, text
+    page.click("select.memory[data-memory='blacklist'] option[value='@3']")
+    _select(page, "#vote", "")
+    _select(page, "#phase", "night")
+
+
 def test_counters_of_a_role(page):
     _select(page, "#scenario", "commando")
     counter = page.run("const c = document.querySelector(\"input.counter[data-counter='armour']\");"
