@@ -310,3 +310,24 @@ def test_an_open_query_follows_its_spec(client, tmp_path):
     got = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                       and m["params"]["uri"] == quri and m["params"]["diagnostics"])
     assert "unknown role 'invulnerable'" in got["params"]["diagnostics"][0]["message"]
+
+
+def test_a_rule_id_shows_the_rulebook_digest(client, tmp_path):
+    # A project layout like ours: the repository's specs/, and shared/rules/ beside it.
+    rules = tmp_path / "shared" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "001_edb0a2489c3ebf70.md").write_text(
+        "# Digest\n\n22. **GA-R22** [protection] — The mafia's night shot does not eliminate the Invulnerable.\n",
+        encoding="utf-8")
+    (tmp_path / "repo" / "specs").mkdir(parents=True)
+    spec = tmp_path / "repo" / "specs" / "gangster.mafia"
+    text = (ROOT / "specs" / "gangster.mafia").read_text(encoding="utf-8")
+    uri, _ = _open(client, spec, text)
+    rule = text.index("rule invulnerable_resists")
+    at = _pos(text[rule:], "GA-R22")
+    at["line"] += text.count("\n", 0, rule)
+    value = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})["contents"]["value"]
+    assert "does not eliminate the Invulnerable" in value and "`rule invulnerable_resists`" in value
+    defs = client.request("textDocument/definition", {"textDocument": {"uri": uri}, "position": at})
+    assert defs[0]["uri"] == (rules / "001_edb0a2489c3ebf70.md").as_uri()
+    assert defs[0]["range"]["start"]["line"] == 2

@@ -602,3 +602,86 @@ def quick_fixes(doc: Document, code: str | None, span: Span | None,
         fixes.append((f"Acknowledge {code} on {', '.join(names)}",
                       f'acknowledge {code} on {", ".join(names)} "{ACK_REASON}"'))
     return fixes
+
+
+# ------------------------------------------------------------------ rule ids
+
+def cites_in(doc: Document) -> list[tuple[ast.RuleRef, str]]:
+    """Every rule id cited, with the declaration citing it ("rule invulnerable_resists")."""
+    out = []
+    for d in doc.decls:
+        space = _DECL_SPACES.get(type(d))
+        owner = f"{space} {d.name.text}" if space else type(d).__name__.removesuffix("Decl").lower()
+        stack = [d]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, ast.RuleRef):
+                out.append((v, owner))
+            elif isinstance(v, (tuple, list)):
+                stack.extend(reversed(v))
+            elif is_dataclass(v) and not isinstance(v, type):
+                stack.extend(reversed([getattr(v, f.name) for f in fields(v)]))
+    return out
+
+
+def cite_at(doc: Document, line: int, column: int) -> ast.RuleRef | None:
+    for ref, _ in cites_in(doc):
+        s = ref.span
+        if s and (s.line, s.column) <= (line, column) <= (s.end_line, s.end_column):
+            return ref
+    return None
+
+
+def rules_folder(path: str) -> str | None:
+    """The rule digests (`shared/rules/`) of the project holding a spec: in an enclosing folder
+    or beside one, as the repository sits beside shared/."""
+    here = os.path.dirname(os.path.abspath(path))
+    while True:
+        for candidate in (os.path.join(here, "rules"), os.path.join(here, "shared", "rules")):
+            if os.path.isdir(candidate) and any(n.endswith(".md") for n in os.listdir(candidate)):
+                return candidate
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def rule_digest(doc: Document, rule_id: str) -> tuple[str, int, str] | None:
+    """(digest file, 1-based line, the line's text) where the rulebook's digest states a rule."""
+    folder = rules_folder(doc.path)
+    if folder is None:
+        return None
+    source = None
+    for d in doc.decls:
+        if isinstance(d, ast.ScenarioDecl):
+            source = next((c.strings[0] for c in d.clauses if c.keyword == "source" and c.strings), None)
+    names = sorted(os.listdir(folder))
+    if source:
+        stem = os.path.splitext(os.path.basename(source))[0]
+        names = [n for n in names if n.startswith(stem)] + [n for n in names if not n.startswith(stem)]
+    needle = f"**{rule_id}**"
+    for name in names:
+        if not name.endswith(".md"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                for number, line in enumerate(handle, 1):
+                    if needle in line:
+                        return path, number, line.strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+    return None
+
+
+def cite_hover(doc: Document, rule_id: str) -> str:
+    lines = [f"**rule id** `{rule_id}`"]
+    found = rule_digest(doc, rule_id)
+    if found:
+        lines.append(found[2])
+    else:
+        lines.append("(no rule digest found beside the project)")
+    owners = list(dict.fromkeys(owner for ref, owner in cites_in(doc) if ref.id == rule_id))
+    if owners:
+        lines.append("cited by: " + ", ".join(f"`{o}`" for o in owners))
+    return "\n\n".join(lines)

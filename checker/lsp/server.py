@@ -280,11 +280,22 @@ def progress_cancel(ls: MafiaServer, params: types.WorkDoneProgressCancelParams)
         ls.cancel_solver(uri)
 
 
+def _cite_under(ls: MafiaServer, uri: str, position: types.Position):
+    doc = _doc(ls, uri)
+    line, column = self_lines(ls, doc.text).ours(position.line, position.character)
+    return doc, D.cite_at(doc, line, column)
+
+
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: MafiaServer, params: types.HoverParams):
     doc, occ = _under(ls, params.text_document.uri, params.position)
     if occ is None:
-        return None
+        doc, ref = _cite_under(ls, params.text_document.uri, params.position)
+        if ref is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                        value=D.cite_hover(doc, ref.id)),
+                           range=_range(self_lines(ls, doc.text), ref.span))
     text = "\n\n---\n\n".join(D.hover_text(doc, t) for t in occ.targets)
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
                        range=_range(self_lines(ls, doc.text), occ.span))
@@ -294,7 +305,14 @@ def hover(ls: MafiaServer, params: types.HoverParams):
 def definition(ls: MafiaServer, params: types.DefinitionParams):
     doc, occ = _under(ls, params.text_document.uri, params.position)
     if occ is None:
-        return None
+        # A rule id leads to the rulebook digest's line that states the rule.
+        doc, ref = _cite_under(ls, params.text_document.uri, params.position)
+        found = D.rule_digest(doc, ref.id) if ref is not None else None
+        if found is None:
+            return None
+        path, number, _ = found
+        at = types.Position(line=number - 1, character=0)
+        return [types.Location(uri=path_to_uri(path), range=types.Range(start=at, end=at))]
     return [loc for loc in (_location(ls, doc, t) for t in occ.targets) if loc] or None
 
 
