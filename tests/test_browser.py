@@ -183,6 +183,22 @@ def test_an_open_question_with_the_witness(page):
     page.click("#seats tbody tr:nth-child(4) input")
 
 
+def test_the_cancel_button_stops_an_open_question(page):
+    _select(page, "#scenario", "gangster")
+    _select(page, "#open-mode", "must")
+    _select(page, "#open-goal", "winner")
+    _select(page, "#open-target", "town")
+    page.run("document.getElementById('open-within').value = '5'")  # seconds of solver work
+    page.run("document.getElementById('answer').replaceChildren()")
+    page.click("#ask-open")
+    page.wait_for("return !document.getElementById('cancel').disabled")
+    assert page.run("return document.getElementById('progress').hidden") is False
+    page.click("#cancel")
+    verdict, text = _answer(page)
+    assert verdict == "cancelled", text
+    assert page.run("return document.getElementById('cancel').disabled") is True
+
+
 def test_markup_in_a_display_name_stays_text(page):
     _select(page, "#scenario", "markup")
     page.wait_for("return document.querySelector('#seats tbody tr:nth-child(2) bdi').textContent.includes('<img')")
