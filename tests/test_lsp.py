@@ -331,3 +331,19 @@ def test_a_rule_id_shows_the_rulebook_digest(client, tmp_path):
     defs = client.request("textDocument/definition", {"textDocument": {"uri": uri}, "position": at})
     assert defs[0]["uri"] == (rules / "001_edb0a2489c3ebf70.md").as_uri()
     assert defs[0]["range"]["start"]["line"] == 2
+
+
+def test_built_in_names_have_hovers_and_references(client, tmp_path):
+    text = (ROOT / "specs" / "gangster.mafia").read_text(encoding="utf-8")
+    uri, _ = _open(client, tmp_path / "gangster.mafia", text)
+    at = _pos(text, "target.alive")
+    value = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})["contents"]["value"]
+    assert "**built-in** `target`" in value and "ability is used on" in value
+    assert client.request("textDocument/definition", {"textDocument": {"uri": uri}, "position": at}) is None
+    refs = client.request("textDocument/references", {"textDocument": {"uri": uri}, "position": at,
+                                                      "context": {"includeDeclaration": True}})
+    lines = text.split("\n")
+    assert len(refs) > 10
+    for r in refs:
+        line = lines[r["range"]["start"]["line"]]
+        assert line[r["range"]["start"]["character"]:r["range"]["end"]["character"]] == "target"

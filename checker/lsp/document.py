@@ -253,6 +253,36 @@ def _names(value, scope: dict, out: list, owner=None):
         _names(getattr(value, f.name), scope, out, owner)
 
 
+# What the language gives every spec, for hovers (the README's wording, shortened).
+BUILTINS = {
+    "target": "the player an ability is used on",
+    "actor": "the player using the ability",
+    "candidate": "a player who may be voted out (in `candidates where …`)",
+    "alive": "`alive(SIDE|ROLE|all)`: how many of them are in the game; `p.alive`: whether p is",
+    "left": "`left(…)`: how many of them have left", "died": "`died(…)`: how many of them died",
+    "first": "`first(set)`: the first member of a set", "size": "`size(set)`: how many members",
+    "holds": "`holds(p, ITEM)`: whether p holds the item",
+    "item_variant": "`item_variant(p, ITEM)`: the variant of the item p holds",
+    "kill": "`kill(p, KIND)` in a rule: p is attacked by that kind; `kill KIND`: the effect",
+    "save": "`save(p)`: p is saved", "protect": "`protect(p, KIND)`: p is protected from KIND",
+    "block": "`block(p)`: p is blocked; `block`: the effect",
+    "inquire": "`inquire(p)`: p is inquired about", "voted": "`voted(p)`: p is voted out",
+    "leaves": "`leaves(p)`: p leaves the game in the phase",
+    "targeted": "`targeted(p, ABILITY)`: a use of the ability names p",
+    "used": "`used(ABILITY)`: the ability was used",
+    "idle": "`idle(p, ABILITY)`: phases in a row in which p made no use of it",
+    "acted": "`acted(p, ABILITY)`: p made a use of it in the phase being resolved",
+    "chosen": "`chosen(p, ABILITY)`: a use of it this phase names p, in effect or not",
+    "role": "`p.role`: the player's role", "side": "`p.side`: the player's side",
+    "plain": "`p.plain`: whether the role is plain", "left_by": "`p.left_by`: the kind of exit",
+    "night": "the night phase", "day": "the day phase", "intro_night": "the opening night",
+    "intro_day": "the opening day", "blind_day": "the opening day played blind",
+    "vote": "the day's vote: a built-in kind of exit", "kick": "the host's removal: a built-in kind of exit",
+    "game": "a limit's period: the whole game", "round": "a limit's period: a day and a night",
+    "deaths": "a win check point: a night right after its deaths are decided",
+}
+
+
 def _index(doc: Document, decls, found: dict, spec_defs: list[Definition]) -> None:
     own = definitions_of(decls)
     doc.definitions = own
@@ -283,6 +313,8 @@ def _index(doc: Document, decls, found: dict, spec_defs: list[Definition]) -> No
                     # elsewhere a name shared with a side is the side (`alive(mafia)`).
                     candidates = [d for d in candidates if d.space != "team"] or candidates
                 targets = candidates
+        if not targets and name.key in BUILTINS:
+            targets = [Definition("built-in", name.key, name.key, None)]
         if not targets:
             continue
         doc.occurrences.append(Occurrence(name.span, name.key, name.text, targets))
@@ -442,7 +474,9 @@ def hover_text(doc: Document, target: Definition) -> str:
     if label:
         head += f" — {_md(label)}"
     lines = [head]
-    if target.space == "variable":
+    if target.space == "built-in":
+        lines.append(BUILTINS.get(target.key, ""))
+    elif target.space == "variable":
         lines.append("a variable bound here")
     elif target.space == "role" and isinstance(node, ast.RoleDecl):
         akas = [s for c in node.clauses if c.keyword == "aka" for s in c.strings]
