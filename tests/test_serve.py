@@ -46,6 +46,7 @@ def test_scenarios_lists_the_bundled_specs(served):
     "night 1 { shot on detective  save on detective }",
     "night 1 { nato_guess on doctor as doctor }",
     "can winner mafia within 1",
+    "night 1 { shot on invulnerable }\nexpect leaves invulnerable",  # a failed expectation
 ])
 def test_ask_answers_exactly_what_the_command_prints(served, query):
     started = time.monotonic()
@@ -99,8 +100,9 @@ def test_limits_and_refusals(served):
     status, _, _ = served.request("GET", "/static/../app.py")
     assert status == 404
     # A query naming a file on the server is still only query text.
-    status, raw = served.ask("gangster", "/etc/passwd")
-    assert status == 400 and "root:" not in raw.decode("utf-8")
+    for name in ("/etc/passwd", "query/../../../../etc/passwd", "../../../../etc/passwd"):
+        status, raw = served.ask("gangster", name)
+        assert status == 400 and "root:" not in raw.decode("utf-8"), name
 
 
 def test_page_and_assets_are_local(served):

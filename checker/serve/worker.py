@@ -24,21 +24,24 @@ def query_file_text(query: str) -> str:
     return query if query.lstrip().startswith("query") else f"query inline {{\n{query}\n}}\n"
 
 
-def answer(spec_path: str, query: str, folder: str) -> tuple[int, str]:
-    """(HTTP status, body): 200 with ask's JSON, or 400 with located errors."""
+def answer(spec_path: str, query: str) -> tuple[int, str]:
+    """(HTTP status, body): 200 with ask's JSON, or 400 with located errors.
+
+    The question goes to `ask` as query text, as on its command line. `ask` reads an argument
+    that names an existing file as that file; the text given always starts with `query` (it is
+    wrapped otherwise) and this process works in an empty folder of its own, so no question
+    can name a file to be read."""
     from ..cli import main
 
-    path = os.path.join(folder, "question.query")
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(query_file_text(query))
+    text = query_file_text(query)
     out, err = io.StringIO(), io.StringIO()
-    code = main(["ask", spec_path, path, "--format", "json"], out, err)
+    code = main(["ask", spec_path, text, "--format", "json"], out, err)
     if code in (0, 1):
         return 200, out.getvalue()
-    return 400, json.dumps(errors(spec_path, path, err.getvalue()), ensure_ascii=False)
+    return 400, json.dumps(errors(spec_path, text, err.getvalue()), ensure_ascii=False)
 
 
-def errors(spec_path: str, query_path: str, text: str) -> dict:
+def errors(spec_path: str, query: str, text: str) -> dict:
     """Why a question could not be asked, with the places (line, column in the query text)."""
     from ..errors import SpecError
     from ..pipeline import check_file
@@ -49,7 +52,7 @@ def errors(spec_path: str, query_path: str, text: str) -> dict:
         return {"error": "the spec cannot be read", "in": "spec",
                 "errors": [d.to_json() for d in result.diagnostics]}
     try:
-        source, queries = load_queries(query_path)
+        source, queries = load_queries(query)
         answer_all(result.scenario, source, queries)
     except SpecError as exc:
         return {"error": "the question cannot be asked", "in": "query",
@@ -71,10 +74,11 @@ def main() -> None:
     out.write(json.dumps({"ready": True}) + "\n")
     out.flush()
     with tempfile.TemporaryDirectory(prefix="mafiacheck-serve-") as folder:
+        os.chdir(folder)  # empty: a relative name in a question resolves to nothing
         for line in sys.stdin:
             request = json.loads(line)
             try:
-                status, body = answer(request["spec"], request["query"], folder)
+                status, body = answer(request["spec"], request["query"])
             except Exception as exc:  # noqa: BLE001 - a bug must answer, not hang the page
                 status, body = 500, json.dumps({"error": f"internal error ({type(exc).__name__}: "
                                                          f"{exc}); please report it"})
