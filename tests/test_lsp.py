@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -347,3 +348,21 @@ def test_built_in_names_have_hovers_and_references(client, tmp_path):
     for r in refs:
         line = lines[r["range"]["start"]["line"]]
         assert line[r["range"]["start"]["character"]:r["range"]["end"]["character"]] == "target"
+
+
+def test_shutdown_stops_a_solver_run(tmp_path):
+    spec = tmp_path / "gangster.mafia"
+    shutil.copy(ROOT / "specs" / "gangster.mafia", spec)
+    c = LspClient(cwd=str(tmp_path))
+    c.initialize(tmp_path.as_uri())
+    uri, _ = _open(c, spec)
+    c.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    begin = c.wait(lambda m: m.get("method") == "$/progress" and m["params"]["value"]["kind"] == "begin")
+    assert begin
+    time.sleep(0.5)
+    children = subprocess.run(["pgrep", "-P", str(c.proc.pid)], capture_output=True, text=True).stdout.split()
+    assert children  # the solver's child process
+    c.close()
+    time.sleep(0.5)
+    for pid in children:
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()

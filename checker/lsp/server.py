@@ -273,6 +273,12 @@ def did_close(ls: MafiaServer, params: types.DidCloseTextDocumentParams):
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: MafiaServer, params=None):
+    for uri in list(ls.runs):
+        ls.cancel_solver(uri)  # no solver run outlives the editor
+
+
 @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
 def progress_cancel(ls: MafiaServer, params: types.WorkDoneProgressCancelParams):
     uri = ls.tokens.get(str(params.token))
