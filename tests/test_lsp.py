@@ -366,3 +366,18 @@ def test_shutdown_stops_a_solver_run(tmp_path):
     time.sleep(0.5)
     for pid in children:
         assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
+
+
+def test_recovery_in_query_files_and_specs_without_a_server():
+    from mafiacheck.lsp.document import analyse
+
+    text = ('query a {\n  night 1 { shot on }\n}\n\nquery b {\n  night 1 { shot on killer }\n}\n\n'
+            'query c {\n  nigth 1 { shot on killer  }\n  expect stays\n}\n')
+    doc = analyse(text, "/nowhere/x.query")
+    assert [p.span.line for p in doc.problems] == [2, 12]  # `expect stays` names nobody
+    assert [q.name.text for q in doc.decls] == ["b"]  # what parsed is still indexed
+    spec = (ROOT / "specs" / "gangster.mafia").read_text(encoding="utf-8")
+    broken = spec.replace("role nato", "role nato {{", 1).replace("side town", "side", 1)
+    doc = analyse(broken, "/nowhere/g.mafia")
+    assert len(doc.problems) == 2 and all(p.severity == "error" for p in doc.problems)
+    assert any(d.key == "godfather" for d in doc.definitions)  # the rest is still read
