@@ -223,7 +223,8 @@ def _report_input_error(exc: SpecError, source_text: str | None, err: TextIO) ->
 
 
 def run_ask(args, out: TextIO, err: TextIO) -> int:
-    from .queries import answer_all, judged, load_queries
+    from .queries import answer_all, judged
+    from .query_text import load_queries
     from .report import answer as answer_report
 
     scenario = _load_spec(args.spec, err)
@@ -266,8 +267,8 @@ def _text_of(arg: str) -> str | None:
 
 def run_simulate(args, out: TextIO, err: TextIO) -> int:
     from .interpreter.bind import Binder
-    from .interpreter.simulate import simulate
-    from .queries import load_queries
+    from .simulate import simulate
+    from .query_text import load_queries
 
     scenario = _load_spec(args.spec, err)
     if scenario is None:

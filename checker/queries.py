@@ -1,33 +1,13 @@
-"""Loading what-if queries (files or inline text), answering them, checking expectations."""
+"""Answering what-if queries (read by query_text.py) and checking their expectations."""
 
 from __future__ import annotations
 
-import os
-
 from . import ast
-from .build import build
-from .errors import Diagnostic, SpecError
 from .interpreter.bind import Binder
 from .interpreter.play import Answer, Player
-from .loader import decode_source, read_source
 from .model import Scenario
-from .parser import parse
-from .report.answer import Names
+from .moderator_log import Names
 from .source import SourceFile
-
-
-def load_queries(arg: str) -> tuple[SourceFile, tuple[ast.Query, ...]]:
-    """A query file, or inline query text (wrapped in `query inline { … }` when needed)."""
-    if os.path.exists(arg):
-        source = read_source(arg)
-    else:
-        text = arg if arg.lstrip().startswith("query") else f"query inline {{\n{arg}\n}}\n"
-        source = decode_source("<inline>", text.encode("utf-8"))
-    queries = build(parse(source, "queries"), source)
-    if not queries:
-        raise SpecError([Diagnostic("no query here: a query file holds `query NAME { … }` blocks",
-                                    None, source.path)])
-    return source, queries
 
 
 def answer_all(scenario: Scenario, source: SourceFile, queries) -> list[tuple[Answer, Names, ast.Query]]:
@@ -36,7 +16,7 @@ def answer_all(scenario: Scenario, source: SourceFile, queries) -> list[tuple[An
     for q in queries:
         bound = Binder(scenario, source.path).bind(q)
         if q.open is not None:
-            from .encode.open_questions import answer_open
+            from .crosscheck.open_questions import answer_open
             answer = answer_open(scenario, bound)
         else:
             answer = player.answer(bound)

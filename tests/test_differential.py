@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from mafiacheck.encode.differential import compare, random_uses, random_walk
+from mafiacheck.crosscheck.differential import compare, random_uses, random_walk
 from mafiacheck.interpreter.bind import Binder
 from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import load
-from mafiacheck.queries import load_queries
+from mafiacheck.query_text import load_queries
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = {

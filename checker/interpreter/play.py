@@ -107,7 +107,7 @@ class Player:
         state.events = frozenset()
         if phase.kind in ("day", "night"):
             state.round = phase.number
-        uses = self._complete(state, phase, uses)
+        uses = self.complete(state, phase, uses)
         problems = self._problems(state, phase, uses)
         if any(not p.hole for p in problems):
             return [], problems
@@ -182,7 +182,7 @@ class Player:
         actor = self.sc.ability_by_key[u.ability].actor
         return actor is not None and actor.kind != "moderator"
 
-    def _complete(self, state: State, phase: Phase, uses: list[BoundUse]) -> list[BoundUse]:
+    def complete(self, state: State, phase: Phase, uses: list[BoundUse]) -> list[BoundUse]:
         """Fill in the acting player where the query leaves it out, and add the moderator's
         mandatory target-less abilities for this phase."""
         out = []

@@ -45,7 +45,8 @@ def errors(spec_path: str, query: str, text: str) -> dict:
     """Why a question could not be asked, with the places (line, column in the query text)."""
     from ..errors import SpecError
     from ..pipeline import check_file
-    from ..queries import answer_all, load_queries
+    from ..queries import answer_all
+    from ..query_text import load_queries
 
     result = check_file(spec_path, ())
     if result.diagnostics:
@@ -65,7 +66,7 @@ def errors(spec_path: str, query: str, text: str) -> dict:
 def main() -> None:
     # Warm up: what a first question would otherwise wait for.
     from .. import cli, queries  # noqa: F401
-    from ..encode import open_questions  # noqa: F401
+    from ..crosscheck import open_questions  # noqa: F401
     from ..parser import lark_parser
 
     lark_parser()
