@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 import z3
 
-from .. import ast
+from .. import ast, holes
 from ..evaluate import State, initial_state
+from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
@@ -84,7 +85,7 @@ class PhaseVars:
     tie: tuple = ()  # the two tied players, when vote_kind is 2
     order: z3.ArithRef | None = None
     perms: list = field(default_factory=list)
-    undefined: list = field(default_factory=list)  # (condition, why)
+    undefined: list = field(default_factory=list)  # (condition, Hole)
     contradictions: list = field(default_factory=list)  # (condition, seat, leave rule, stay rule)
     overlap: z3.BoolRef | None = None
     winner: z3.ArithRef | None = None
@@ -285,7 +286,8 @@ class Game:
             for trig in a.triggers:
                 if trig.timing == "next":
                     for s in self._actor_keys(a):
-                        st["pending"][(a.key, s, trig.timing_phase.key)] = self.bool(f"{p}pend_{a.key}_{s}_{trig.timing_phase.key}")
+                        kind = trig.timing_phase.key
+                        st["pending"][(a.key, s, kind)] = self.bool(f"{p}pend_{a.key}_{s}_{kind}")
         return st
 
     def _init(self, st: dict, state0: State) -> None:
@@ -427,7 +429,7 @@ class Game:
                 cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"] + waiting, pv)
             cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
         for flag in view0.env["__holes"]:
-            pv.undefined.append((flag, "a table with no row for this case"))
+            pv.undefined.append((flag, Hole(holes.NO_ROW, "a table with no row for this case")))
         cur = self._bookkeep(pv, S, cur, phase)
         winner, overlap = self._wins(cur, phase, pv, S, t)
         cur = dict(cur)
@@ -559,11 +561,12 @@ class Game:
         return exists, allowed
 
     def _legal(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
-        conds, holes, open_limits = self._legality(u, pv, S, phase)
-        for hole in holes:
-            pv.undefined.append((And(u.used, hole), f"{u.ability.display}: a table with no row for this case"))
+        conds, table_gaps, open_limits = self._legality(u, pv, S, phase)
+        for hole in table_gaps:
+            pv.undefined.append((And(u.used, hole), Hole(holes.NO_ROW, f"{u.ability.display}: a table "
+                                                         "with no row for this case", u.ability.key)))
         for cond, why in open_limits:
-            pv.undefined.append((And(pv.active, u.used, cond), why))
+            pv.undefined.append((And(pv.active, u.used, cond), Hole(holes.OPEN_LIMIT, why, u.ability.key)))
         self.add(Implies(u.used, And(conds)))
         if u.ability.mandatory:
             self._obligation(u, pv, S, phase)
@@ -660,9 +663,9 @@ class Game:
                 conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s])))
                                  for s in range(n)]))
                 u.void = Not(exists)
-                pv.undefined.append((And(pv.active, u.used, u.void),
-                                     f"who decides for team {team.key} once its leaders have left "
-                                     "(the rules name nobody)"))
+                pv.undefined.append((And(pv.active, u.used, u.void), Hole(
+                    holes.LEADERLESS, f"who decides for team {team.key} once its leaders have left "
+                    "(the rules name nobody)", team.key)))
             else:
                 conds.append(exists)
                 conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
@@ -672,9 +675,9 @@ class Game:
         if a.for_team and u.key != NONE:
             conds.append(self._member(self._team(a), S, u.key))
         env = self.env_of(u)
-        holes: list = []
+        table_gaps: list = []
         open_limits: list = []
-        view = View(self, S, self._choice_events(pv), {**env, "__holes": holes})
+        view = View(self, S, self._choice_events(pv), {**env, "__holes": table_gaps})
         for choice in a.choices:
             v = u.values[choice.binds.key]
             size = {"role": len(ids.roles), "side": len(ids.sides)}.get(choice.kind)
@@ -688,9 +691,9 @@ class Game:
             else:
                 conds.append(And(v >= 0, v < size))
         if a.target_count is not None:
-            before = len(holes)
+            before = len(table_gaps)
             count = c.value(a.target_count, view)
-            gap = Or(holes[before:]) if len(holes) > before else self.B(False)
+            gap = Or(table_gaps[before:]) if len(table_gaps) > before else self.B(False)
             most = len(u.targets)
             if a.target_up_to:
                 ok = And(u.count >= 1, u.count <= count)
@@ -736,7 +739,7 @@ class Game:
                     open_limits.append((S["uses"][ukey] >= lim.count, why))
                 else:
                     conds.append(S["uses"][ukey] < lim.count)
-        return conds, holes, open_limits
+        return conds, table_gaps, open_limits
 
     def _choice_events(self, pv: PhaseVars) -> Events:
         """What legality conditions see: `chosen(p, A)`, whom the phase's uses of A name."""
@@ -816,7 +819,7 @@ class Game:
                 ok = self.compiler.value(flt, View(self, S, Events(self.ctx), {"candidate": who, "__holes": []}))
                 self.add(Implies(Or([k == kd for kd in kinds]), ok))
         if k is not None:
-            pv.undefined.append((And(pv.active, k == 2), "what a tied vote does"))
+            pv.undefined.append((And(pv.active, k == 2), Hole(holes.TIE, "what a tied vote does", holes.DAY)))
 
     # -------------------------------------------------------------- resolution
 
@@ -870,7 +873,8 @@ class Game:
                 if x.verb in ("nothing", "announce", "learn"):
                     continue
                 if x.verb == "unspecified":
-                    pv.undefined.append((g, f"{a.display}: {x.value.value}"))
+                    pv.undefined.append((g, Hole(holes.UNSPECIFIED, f"{a.display}: {x.value.value}",
+                                                 _owner_key(a))))
                     continue
                 for s in range(n):
                     on = And(g, self._on(x, view, None, s))
@@ -899,8 +903,8 @@ class Game:
             day = self.sc.day
             gap = self._quorum_gap(day.quorum, S) if day.quorum is not None else self.B(False)
             if day.quorum is not None:
-                pv.undefined.append((And(vote.active, k != 0, gap),
-                                     "the vote: there is no quorum for this many players alive"))
+                pv.undefined.append((And(vote.active, k != 0, gap), Hole(
+                    holes.NO_QUORUM, "the vote: there is no quorum for this many players alive", holes.DAY)))
             for s in range(n):
                 on = And(vote.active, k == 1, x == s, Not(gap))
                 vote_attacks.append(("vote", "vote", s, on))
@@ -964,7 +968,9 @@ class Game:
                                 if s == 0:
                                     pv.undefined.append((And(pv.active, eff, guard,
                                                                 order_is(perm_index)),
-                                                         f"{u.ability.display}: {e.value.value}"))
+                                                         Hole(holes.UNSPECIFIED,
+                                                              f"{u.ability.display}: {e.value.value}",
+                                                              u.ability.key)))
                                 continue
                             if e.verb in ("kill", "save"):
                                 stage1_intents.append((perm_index, e, u, s, on))
@@ -1044,7 +1050,8 @@ class Game:
                     continue
                 v = e.verb
                 if v == "unspecified":
-                    pv.undefined.append((And(pv.active, g), f"{a.display}: {e.value.value}"))
+                    pv.undefined.append((And(pv.active, g), Hole(holes.UNSPECIFIED,
+                                                                 f"{a.display}: {e.value.value}", a.key)))
                     continue
                 if v in ("nothing", "announce", "learn"):
                     continue
@@ -1187,7 +1194,7 @@ class Game:
             for stable, before, result in reversed(chain):
                 settled = [If(stable, before[s_], settled[s_]) for s_ in range(n)]
             unstable = Not(Or([stable for stable, _, _ in chain]))
-            pv.undefined.append((And(pv.active, unstable), "who leaves: it depends on itself"))
+            pv.undefined.append((And(pv.active, unstable), Hole(holes.UNSTABLE, "who leaves: it depends on itself")))
             decided_all = [If(unstable, chosen[0][s_], settled[s_]) for s_ in range(n)]
             kind_of = chosen[1]
         for rule, env, cond, view in rule_hits:
@@ -1249,7 +1256,8 @@ class Game:
                     if e.verb in ("nothing", "announce", "learn"):
                         continue
                     if e.verb == "unspecified":
-                        pv.undefined.append((And(pv.active, cond, guard), f"rule {rule.name.text}: {e.value.value}"))
+                        pv.undefined.append((And(pv.active, cond, guard), Hole(
+                            holes.UNSPECIFIED, f"rule {rule.name.text}: {e.value.value}", rule.name.key)))
                         continue
                     if e.verb not in STATE_WRITES and e.verb != "draw":
                         raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
@@ -1632,9 +1640,9 @@ class Game:
                     st["readings"][(i, r)] = And(live[r], met[r] == won)
                 yes = Or([And(live[r], met[r]) for r in range(len(readings))])
                 no = Or([And(live[r], Not(met[r])) for r in range(len(readings))])
-                pv.undefined.append((And(pv.active, yes, no),
-                                     f"when the win of {win.side.text} is checked: the readings "
-                                     + " / ".join("after " + ", ".join(p) for p in readings) + " disagree"))
+                pv.undefined.append((And(pv.active, yes, no), Hole(
+                    holes.READINGS, f"when the win of {win.side.text} is checked: the readings "
+                    + " / ".join("after " + ", ".join(p) for p in readings) + " disagree", win.side.key)))
             holds[win.side.key] = Or(holds.get(win.side.key, self.B(False)), won)
         sides = list(holds)
         winner = self.I(NONE)
@@ -1671,8 +1679,8 @@ class Game:
                 asked = z3.Or([due for due, _ in states] or [self.B(False)])
             else:
                 asked = self._met(win.cond, states, cache)
-            pv.undefined.append((z3.And(pv.active, winner == NONE, asked),
-                                 f"whether {win.side.text} has won: {win.unspecified}"))
+            pv.undefined.append((z3.And(pv.active, winner == NONE, asked), Hole(
+                holes.OPEN_WIN, f"whether {win.side.text} has won: {win.unspecified}", win.side.key)))
 
     def _checks_deaths(self) -> bool:
         return any("deaths" in points for w in self.sc.wins + self.sc.open_wins
