@@ -12,7 +12,7 @@ from functools import cached_property
 
 from . import ast
 from .source import Span, spanned
-from .vocabulary import decides_exits, is_blocking, verbs
+from .vocabulary import calls, decides_exits, is_blocking, verbs
 
 PHASE_NAMES = ("intro_day", "intro_night", "blind_day", "day", "night")
 NIGHT_PHASES = ("intro_night", "night")
@@ -289,6 +289,12 @@ class Scenario:
             return {a.key for a in self.abilities if name in verbs(a.effects)}
         return frozenset((x, y) for d in self.resolves for a in d.first for b in d.then
                          for x in steps(a.key) for y in steps(b.key) if x != y)
+
+    @cached_property
+    def reads_choices(self) -> bool:
+        """Whether a target filter or condition reads the phase's other choices (`chosen`)."""
+        return any(calls(x, "chosen") for a in self.abilities
+                   for x in (a.target_filter, *a.conditions) if x is not None)
 
     def rule_stage(self, rule: ast.RuleDecl) -> str:
         """When a rule acts in a resolution: `exit` (it decides who leaves, at the deaths),

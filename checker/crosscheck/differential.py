@@ -15,7 +15,8 @@ import z3
 
 from ..encode.solver import Limits, ask, check, make_solver
 from ..encode.terms import Unsupported
-from ..encode.unroll import NONE, Game, max_targets
+from ..encode.legality import max_targets
+from ..encode.unroll import NONE, Game
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key

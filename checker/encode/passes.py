@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from .terms import Events
 
 if TYPE_CHECKING:
-    from .unroll import Game, PhaseVars
+    from .phase_vars import PhaseVars
+    from .unroll import Game
 
 
 @dataclass

@@ -24,6 +24,7 @@ import z3
 from .. import ast
 from ..vocabulary import flat
 from .solver import Limits, make_solver
+from . import legality
 from .terms import And, Eq, Events, Implies, Not, Or, Unsupported, View
 
 NONE = -1
@@ -93,7 +94,7 @@ def _converting(sc) -> list:
 
 def _abstract_state(game, possible, tag):
     """A state whose only known part is each seat's role, one of its possible roles."""
-    S = game._state_vars(f"abs{tag}")
+    S = game.state_vars(f"abs{tag}")
     ids = game.ids
     base = []
     for s, roles in enumerate(possible):
@@ -118,7 +119,7 @@ def _converts(game, owner, S, possible, tag):
             yield from _effects(game, owner.then, view, cond, None)
         return
     for key in _actor_keys(game, owner, possible):
-        u = game._use_vars(f"abs{tag}", owner, key, None, S, None)
+        u = legality.use_vars(game, f"abs{tag}", owner, key, None, S, None)
         env = game.env_of(u)
         view = View(game, S, events, {**env, "__holes": [], "__round": rnd})
         yield from _effects(game, owner.effects, view, _legal(game, u, S, view), u)

@@ -8,7 +8,6 @@ exits, the same vote and win checks. Tests hold the two to agreement on generate
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 
 import z3
 
@@ -18,18 +17,19 @@ from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
-    calls,
     decides_exits,
     flat,
     is_blocking,
     refers_to,
 )
+from . import bookkeep, legality, wins
 from .acting import acting_stage
 from .blocking import MAX_READERS, blocking_stage
 from .commit import commit
 from .deaths import deaths
 from .delayed import count_down, fall_due, owner_key
 from .passes import Intents, Pass
+from .phase_vars import NONE, PhaseVars, Use, team_use
 from .ranges import Ranges
 from .vote import vote_causes
 from .roles import possible_roles
@@ -46,66 +46,11 @@ from .terms import (
     Seats,
     Unsupported,
     View,
-    compare_op,
-    count_of,
     number,
-    pick,
     register_domain,
     truth,
 )
 
-NONE = -1
-
-
-@dataclass(eq=False)
-class Use:
-    """One possible use in one phase: an ability by one actor (a seat, or -1 for a team or
-    the moderator), with its choice variables."""
-
-    ability: Ability
-    key: int  # actor key as in the interpreter's use_key: seat, or -1
-    used: z3.BoolRef
-    actor: z3.ArithRef | int | None  # the acting seat (a term for teams), None for the moderator
-    targets: list  # target seat terms
-    count: z3.ArithRef | None  # how many of `targets` are chosen
-    values: dict  # choice binding -> term
-    moment: str | None
-    env: dict | None = None
-    blocked: z3.BoolRef | None = None  # used, and taken away by a block (for `blocked uses …`)
-    void: z3.BoolRef | None = None  # made, but it takes no part: a team with nobody to decide
-
-    @property
-    def acts(self):
-        """The use is made and takes part in the phase (as the interpreter's uses after it
-        drops those no rule lets anybody decide)."""
-        return self.used if self.void is None else And(self.used, Not(self.void))
-
-
-@dataclass
-class PhaseVars:
-    phase: Phase
-    uses: list[Use] = field(default_factory=list)
-    vote_kind: z3.ArithRef | None = None  # 0 nobody, 1 a player, 2 a tie the rules leave open
-    vote_target: z3.ArithRef | None = None
-    tie: tuple = ()  # the two tied players, when vote_kind is 2
-    order: z3.ArithRef | None = None
-    perms: list = field(default_factory=list)
-    undefined: list = field(default_factory=list)  # (condition, Hole)
-    contradictions: list = field(default_factory=list)  # (condition, seat, leave rule, stay rule)
-    overlap: z3.BoolRef | None = None
-    winner: z3.ArithRef | None = None
-    leaves: list = field(default_factory=list)  # per pass: [leave[s]]
-    active: z3.BoolRef | None = None
-    choice_free: list = field(default_factory=list)
-    rule_hits: list = field(default_factory=list)  # (rule name, applies)
-    perm_blocked: list = field(default_factory=list)  # per order of the blocking steps: blocked[s]
-    # Uses of one blocking ability that block each other: (condition, ability, how many
-    # consistent readings: "none" or "several"), for `ambiguous-resolution`
-    mutual: list = field(default_factory=list)
-    crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
-    checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
-    fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
-    choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
 
 
 class Game:
@@ -139,7 +84,7 @@ class Game:
         self.roles_of = None
         self.roles_of = possible_roles(self, state0.roles)
         self.__dict__.pop("_slots", None)  # delay slots counted with every seat as an actor
-        self.states = [self._state_vars(0)]
+        self.states = [self.state_vars(0)]
         if free_start:
             self._well_formed(self.states[0])
             self.unranged.append("a free start")
@@ -168,7 +113,7 @@ class Game:
     def extend(self) -> None:
         """Build the next phase (and the state after it)."""
         t = len(self.vars)
-        nxt = self._state_vars(t + 1)
+        nxt = self.state_vars(t + 1)
         self.states.append(nxt)
         self.vars.append(self._phase(t, self.phases[t], self.states[t], nxt))
         self.marks.append(len(self.constraints))
@@ -247,7 +192,7 @@ class Game:
 
     # -------------------------------------------------------------- state
 
-    def _state_vars(self, t: int) -> dict:
+    def state_vars(self, t: int) -> dict:
         sc, n = self.sc, self.n
         p = f"t{t}_"
         st = {
@@ -401,25 +346,25 @@ class Game:
         moments = [None] if phase.is_night else ["before", "after"]
         for moment in moments:
             for a in self.sc.abilities:
-                if (a.is_card and not a.phases) or not self._usable_in(a, phase, moment):
+                if (a.is_card and not a.phases) or not legality.usable_in(self, a, phase, moment):
                     continue
                 for key in self.actor_keys(a):
-                    pv.uses.append(self._use_vars(t, a, key, moment, S, phase))
+                    pv.uses.append(legality.use_vars(self, t, a, key, moment, S, phase))
         if phase.kind == "day":
             for a in self.sc.abilities:
                 if a.is_card and not a.phases:
                     for key in self.actor_keys(a):
-                        pv.uses.append(self._use_vars(t, a, key, "vote", S, phase))
+                        pv.uses.append(legality.use_vars(self, t, a, key, "vote", S, phase))
         if phase.kind == "day" and self.sc.day is not None and self.sc.day.vote is not None:
             pv.vote_kind = self.ranged(f"t{t}_votekind", 0, 2)
             pv.vote_target = self.ranged(f"t{t}_votetarget", NONE, self.n - 1)
             pv.tie = (self.ranged(f"t{t}_tie0", NONE, self.n - 1), self.ranged(f"t{t}_tie1", NONE, self.n - 1))
-            self._vote_legal(pv, S, phase, view0)
+            legality.vote_legal(self, pv, S, phase, view0)
         for u in pv.uses:
             self.add(Implies(u.used, pv.active))
-            self._legal(u, pv, S, phase, view0)
-        self._team_once(pv)
-        self._card_once(pv)
+            legality.legal(self, u, pv, S, phase, view0)
+        legality.team_once(self, pv)
+        legality.card_once(self, pv)
         cur, due = count_down(self, S, phase)
         # As Player.play: a use of an ability that acts only on its trigger waits for the
         # resolution of the phase in which the trigger happens; pv.fired says when it did.
@@ -435,67 +380,14 @@ class Game:
             cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, Hole(holes.NO_ROW, "a table with no row for this case")))
-        cur = self._bookkeep(pv, S, cur, phase)
-        winner, overlap = self._wins(cur, phase, pv, S, t)
+        cur = bookkeep.bookkeep(self, pv, S, cur, phase)
+        winner, overlap = wins.wins(self, cur, phase, pv, S, t)
         cur = dict(cur)
         cur["winner"] = winner
         pv.winner = winner
         pv.overlap = overlap
         self._equate(S2, cur, S, pv.active)
         return pv
-
-    def _usable_in(self, a: Ability, phase: Phase, moment) -> bool:
-        for ref in a.phases:
-            if matches(ref, phase, moment):
-                return True
-        for trig in a.triggers:
-            if trig.timing == "next" and trig.timing_phase.key == phase.kind and moment in (None, "before"):
-                return True
-            if trig.timing == "immediately" and moment in (None, "before"):
-                return True
-        return False
-
-    def _max_targets(self, a: Ability) -> int:
-        return max_targets(a)
-
-    def _choice_range(self, c) -> tuple[int, int] | None:
-        """The values a `choose` can take (or nobody/nothing), as _legal allows them."""
-        ids = self.ids
-        if c.kind == "variant":
-            values = [ids.value("variant", x) for x in ids.variants[c.names[0].key]]
-        elif c.kind == "option":
-            values = [ids.value("option", nm.key) for nm in c.names]
-        elif c.kind == "player":
-            values = [self.n - 1]
-        elif c.kind in ("role", "side"):
-            values = [len(ids.roles) - 1 if c.kind == "role" else len(ids.sides) - 1]
-        else:
-            return None
-        return (min(values + [NONE]), max(values))
-
-    def _unranged(self, name):
-        self.unranged.append(name)
-        return self.int(name)
-
-    def _use_vars(self, t, a: Ability, key: int, moment, S, phase) -> Use:
-        p = f"t{t}_{a.key}_{key}_"
-        used = self.bool(p + "used")
-        actor = None
-        if a.actor is not None and a.actor.kind == "team":
-            actor = self.ranged(p + "actor", NONE, self.n - 1)
-        elif key != NONE:
-            actor = key
-        most = self._max_targets(a)
-        targets = [self.ranged(p + f"tgt{j}", NONE, self.n - 1) for j in range(most)]
-        count = self.ranged(p + "count", 0, most) if a.target_count is not None else None
-        values = {}
-        for c in a.choices:
-            span = self._choice_range(c)
-            name = p + f"val_{c.binds.key}"
-            values[c.binds.key] = self.ranged(name, *span) if span else self._unranged(name)
-        return Use(a, key, used, actor, targets, count, values, moment)
-
-    # -------------------------------------------------------------- legality
 
     def env_of(self, u: Use) -> dict:
         if u.env is not None:
@@ -508,309 +400,6 @@ class Game:
         env.update(u.values)
         u.env = env
         return env
-
-    def _team(self, a: Ability):
-        key = a.for_team or (a.actor.name.key if a.actor and a.actor.kind == "team" else None)
-        return next((t for t in self.sc.teams if t.key == key), None)
-
-    def _member(self, team, S, s):
-        ids = self.ids
-        conds = []
-        if team.members_side:
-            conds.append(Eq(S["side"][s], ids.sides.index(team.members_side)))
-        for r in team.members:
-            conds.append(Eq(S["role"][s], ids.roles.index(r)))
-        return Or(conds) if conds else self.B(False)
-
-    def _decider(self, team, S):
-        """(decider exists, allowed(seat)) for a team, as in legal.team_decider."""
-        ids = self.ids
-        living = [And(self._member(team, S, s), S["alive"][s]) for s in range(self.n)]
-        leader_alive = []
-        allowed_by_leader = []
-        for leader in team.leaders:
-            rid = ids.roles.index(leader)
-            has = [And(living[s], Eq(S["role"][s], rid)) for s in range(self.n)]
-            leader_alive.append(Or(has))
-            # The lowest seat with this leader's role, when no earlier leader is alive.
-            first = [And(has[s], *[Not(has[j]) for j in range(s)]) for s in range(self.n)]
-            allowed_by_leader.append(first)
-        any_leader = Or(leader_alive) if leader_alive else self.B(False)
-        fallback = not team.leaders or team.leader_fallback
-        exists = Or(any_leader, Or(living)) if fallback else any_leader
-
-        def allowed(seat_index):
-            options = []
-            for i, first in enumerate(allowed_by_leader):
-                earlier = [Not(x) for x in leader_alive[:i]]
-                options.append(And(*earlier, leader_alive[i], first[seat_index]))
-            if fallback:
-                options.append(And(Not(any_leader), living[seat_index]))
-            return Or(options) if options else self.B(False)
-        return exists, allowed
-
-    def _legal(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
-        conds, table_gaps, open_limits = self._legality(u, pv, S, phase)
-        for hole in table_gaps:
-            pv.undefined.append((And(u.used, hole), Hole(holes.NO_ROW, f"{u.ability.display}: a table "
-                                                         "with no row for this case", u.ability.key)))
-        for cond, why in open_limits:
-            pv.undefined.append((And(pv.active, u.used, cond), Hole(holes.OPEN_LIMIT, why, u.ability.key)))
-        self.add(Implies(u.used, And(conds)))
-        if u.ability.mandatory:
-            self._obligation(u, pv, S, phase)
-
-    def _obligation(self, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> None:
-        """As interpreter/obligations.py: a mandatory use must be made whenever some choice of
-        targets and values would be legal (with none legal, the obligation lapses). Each
-        candidate use is the legality of the use with constants for its choices, so the
-        conditions fold; a team's decider is left to the team's own legality."""
-        a = u.ability
-        n = self.n
-        counts = [0]
-        if a.target_count is not None:
-            most = len(u.targets)
-            counts = list(range(1, most + 1))
-        domains = [self._choice_values(ch) for ch in a.choices]
-        actor = u.actor
-        if a.actor is not None and a.actor.kind == "team":
-            # The team's decider, as the interpreter's default actor: the first allowed seat.
-            _, allowed = self._decider(self._team(a), S)
-            actor = self.I(NONE)
-            for seat in range(n - 1, -1, -1):
-                actor = If(allowed(seat), self.I(seat), actor)
-        options = []
-        for count in counts:
-            for targets in itertools.combinations(range(n), count):
-                for values in itertools.product(*domains):
-                    if len(options) >= self.MAX_OBLIGATION_CANDIDATES:
-                        raise Unsupported(f"a mandatory ability with more than "
-                                          f"{self.MAX_OBLIGATION_CANDIDATES} possible uses", a.span)
-                    shadow = Use(a, u.key, self.B(True), actor,
-                                 [self.I(t) for t in targets] + [self.I(NONE)] * (len(u.targets) - count),
-                                 self.I(count) if u.count is not None else None,
-                                 {ch.binds.key: self.I(v) for ch, v in zip(a.choices, values)}, u.moment)
-                    conds, _, _ = self._legality(shadow, pv, S, phase, original=u)
-                    options.append(And(conds))
-        legal = Or(options) if options else self.B(False)
-        team = self._team(a)
-        if team is not None and a.key in team.options:
-            # A team's one action: any of its options meets the obligation.
-            made = Or([x.used for x in pv.uses if x.ability.key in team.options])
-        else:
-            made = u.used
-        self.add(Implies(And(pv.active, legal), made))
-
-    MAX_OBLIGATION_CANDIDATES = 5000
-
-    def _choice_values(self, c) -> list[int]:
-        ids = self.ids
-        if c.kind == "variant":
-            return [ids.value("variant", x) for x in ids.variants[c.names[0].key]]
-        if c.kind == "option":
-            return [ids.value("option", nm.key) for nm in c.names]
-        if c.kind == "player":
-            return list(range(self.n))
-        return list(range(len(ids.roles) if c.kind == "role" else len(ids.sides)))
-
-    def _legality(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None = None):
-        """(the conditions for u's choices to be legal, the table holes they met, the open
-        limits as (condition, why)). `original`: for a candidate use standing in for one of
-        the phase's uses (an obligation), the use it stands for, which is not one of the
-        others that could trigger it."""
-        a = u.ability
-        c = self.compiler
-        conds = []
-        ids = self.ids
-        n = self.n
-        in_phase = any(matches(ref, phase, u.moment if phase.is_day else None) for ref in a.phases)
-        if a.is_card:
-            # As the interpreter: a card is played by a player holding one, or by today's
-            # voted player (who draws it at the vote; the resolution checks the draw).
-            voted_today = And(pv.vote_kind == 1, pv.vote_target == u.key) \
-                if pv.vote_kind is not None else self.B(False)
-            in_phase = True
-            conds.append(Or(S["drawn"][u.key], voted_today))
-        immediate = [t for t in a.triggers if t.timing == "immediately"]
-        trigger_ok = self._trigger_possible(original or u, pv, immediate) if immediate else self.B(False)
-        pend = S["pending"].get((a.key, u.key, phase.kind), self.B(False)) if u.key != NONE else self.B(False)
-        conds.append(Or(self.B(in_phase), pend, trigger_ok))
-        if a.actor is not None and a.actor.kind == "role":
-            roles = [ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))] \
-                if a.actor.roles else [ids.roles.index(a.actor.name.key)]
-            conds.append(Or([Eq(S["role"][u.key], r) for r in roles]))
-            conds.append(Or(S["alive"][u.key], pend, trigger_ok))
-        elif a.actor is not None and a.actor.kind == "team":
-            team = self._team(a)
-            exists, allowed = self._decider(team, S)
-            conds.append(And(u.actor >= 0, u.actor < n))
-            if team.leaders and not team.leader_fallback and original is None:
-                # As legal.check: with every leader gone and no fallback, the rules name
-                # nobody to decide; a use named by a living member is a hole, and takes no
-                # part in the phase.
-                living = [And(self._member(team, S, s), S["alive"][s]) for s in range(n)]
-                conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s])))
-                                 for s in range(n)]))
-                u.void = Not(exists)
-                pv.undefined.append((And(pv.active, u.used, u.void), Hole(
-                    holes.LEADERLESS, f"who decides for team {team.key} once its leaders have left "
-                    "(the rules name nobody)", team.key)))
-            else:
-                conds.append(exists)
-                conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
-        elif a.actor is not None and a.actor.kind == "holder":
-            conds.append(compare_op(">=", S["items"][(a.actor.name.key, u.key)], 0))
-            conds.append(S["alive"][u.key])
-        if a.for_team and u.key != NONE:
-            conds.append(self._member(self._team(a), S, u.key))
-        env = self.env_of(u)
-        table_gaps: list = []
-        open_limits: list = []
-        view = View(self, S, self._choice_events(pv), {**env, "__holes": table_gaps})
-        for choice in a.choices:
-            v = u.values[choice.binds.key]
-            size = {"role": len(ids.roles), "side": len(ids.sides)}.get(choice.kind)
-            if choice.kind == "variant":
-                allowed = [ids.value("variant", x) for x in ids.variants[choice.names[0].key]]
-                conds.append(Or([v == x for x in allowed]))
-            elif choice.kind == "option":
-                conds.append(Or([v == ids.value("option", nm.key) for nm in choice.names]))
-            elif choice.kind == "player":
-                conds.append(And(v >= 0, v < n))
-            else:
-                conds.append(And(v >= 0, v < size))
-        if a.target_count is not None:
-            before = len(table_gaps)
-            count = c.value(a.target_count, view)
-            gap = Or(table_gaps[before:]) if len(table_gaps) > before else self.B(False)
-            most = len(u.targets)
-            if a.target_up_to:
-                ok = And(u.count >= 1, u.count <= count)
-            else:
-                ok = u.count == count
-            # A table with no row for this case: the rules give no number (a hole, as in the
-            # interpreter, which then takes the choice as given).
-            conds.append(Or(ok, And(gap, u.count >= 1, u.count <= most)))
-            for j, tj in enumerate(u.targets):
-                chosen = j < u.count
-                conds.append(Implies(chosen, And(tj >= 0, tj < n)))
-                conds.append(Implies(Not(chosen), tj == NONE))
-                for i in range(j):
-                    conds.append(Implies(chosen, tj != u.targets[i]))
-                if a.target_filter is not None:
-                    ok = c.value(a.target_filter, view.with_env(target=tj))
-                    conds.append(Implies(chosen, ok))
-        for cond in a.conditions:
-            conds.append(c.value(cond, view))
-        ukey = (a.key, u.key)
-        targets_set = env.get("targets")
-        for lim in a.limits:
-            if lim.kind == "no_repeat":
-                last = S["last"].get((a.key, u.key, phase.kind))
-                if last is not None and targets_set is not None:
-                    conds.append(Not(Or([And(last[s], targets_set.member[s]) for s in range(n)])))
-                continue
-            open_ = a.blocked_uses == "open"
-            why = f"{a.display}: whether its blocked use counts against its limit ({a.blocked_why})"
-            if lim.on_self:
-                if targets_set is not None and u.actor is not None:
-                    on_self = targets_set.contains(u.actor)
-                    done = S["self_uses"][ukey]
-                    if open_:
-                        conds.append(Implies(on_self, done - S["uses_open"][("self",) + ukey] < lim.count))
-                        open_limits.append((And(on_self, done >= lim.count), why))
-                    else:
-                        conds.append(Implies(on_self, done < lim.count))
-                continue
-            if lim.per.key == "game":
-                if open_:
-                    conds.append(S["uses"][ukey] - S["uses_open"][ukey] < lim.count)
-                    open_limits.append((S["uses"][ukey] >= lim.count, why))
-                else:
-                    conds.append(S["uses"][ukey] < lim.count)
-        return conds, table_gaps, open_limits
-
-    def _choice_events(self, pv: PhaseVars) -> Events:
-        """What legality conditions see: `chosen(p, A)`, whom the phase's uses of A name."""
-        if pv.choice_events is None:
-            pv.choice_events = Events(self.ctx)
-            if self._reads_choices():
-                for v in pv.uses:
-                    targets = self.env_of(v).get("targets")
-                    if targets is not None:
-                        for s in range(self.n):
-                            pv.choice_events.add(("chosen", s, v.ability.key),
-                                                 And(v.used, targets.member[s]))
-        return pv.choice_events
-
-    def _reads_choices(self) -> bool:
-        if not hasattr(self, "_chosen_read"):
-            exprs = [x for a in self.sc.abilities for x in (a.target_filter, *a.conditions) if x is not None]
-            self._chosen_read = any(calls(x, "chosen") for x in exprs)
-        return self._chosen_read
-
-    def _trigger_possible(self, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef:
-        """As play._can_trigger_now: another use that can attack this user (or, for
-        `on leave`, anything that can remove someone)."""
-        options = []
-        for t in triggers:
-            kinds = {n.key for n in t.by}
-            for other in pv.uses:
-                if other is u:
-                    continue
-                hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in flat(other.ability.effects))
-                if not hits:
-                    continue
-                if t.event.key == "kill" and u.key != NONE:
-                    options.append(And(other.used, Or([And(j < other.count, tj == u.key)
-                                                             for j, tj in enumerate(other.targets)])))
-                if t.event.key == "leave":
-                    options.append(other.used)
-            # The day's vote on this user: it can remove him (`on leave`, by vote or any
-            # means), and it is the event of `on voted`.
-            if pv.vote_kind is not None and u.key != NONE and (
-                    t.event.key == "voted" or (t.event.key == "leave" and (not kinds or "vote" in kinds))):
-                options.append(And(pv.vote_kind == 1, pv.vote_target == u.key))
-        return Or(options) if options else self.B(False)
-
-    def _card_once(self, pv: PhaseVars) -> None:
-        """As legal.check: a card is one object, played by one player in a phase."""
-        for a in self.sc.abilities:
-            if a.is_card:
-                flags = [u.used for u in pv.uses if u.ability.key == a.key]
-                if len(flags) > 1:
-                    self.add(compare_op("<=", count_of(flags, self.ctx), 1))
-
-    def _team_once(self, pv: PhaseVars) -> None:
-        for team in self.sc.teams:
-            if not team.options:
-                continue
-            flags = [u.used for u in pv.uses if u.ability.key in team.options]
-            if len(flags) > 1:
-                self.add(compare_op("<=", count_of(flags, self.ctx), 1))
-
-    def _vote_legal(self, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
-        day = self.sc.day
-        k, x = pv.vote_kind, pv.vote_target
-        tie_open = day.tie not in ("no_exit", "random", "all_leave")
-        self.add(Or(k == 0, k == 1, And(k == 2, self.B(tie_open))))
-        self.add(Implies(Not(pv.active), k == 0))
-        if day.exit_mode == "required":
-            self.add(Implies(pv.active, k != 0))  # a day after the game has ended is not played
-        self.add(Implies(k == 1, And(x >= 0, x < self.n, pick(x, S["alive"]))))
-        self.add(Implies(k != 1, x == NONE))
-        a, b = pv.tie
-        self.add(Implies(k == 2, And(a >= 0, a < b, b < self.n, pick(a, S["alive"]), pick(b, S["alive"]))))
-        for on_day, flt in day.candidates:
-            if on_day is not None and on_day != phase.number:
-                continue
-            for who, kinds in ((x, (1,)), (a, (2,)), (b, (2,))):
-                ok = self.compiler.value(flt, View(self, S, Events(self.ctx), {"candidate": who, "__holes": []}))
-                self.add(Implies(Or([k == kd for kd in kinds]), ok))
-        if k is not None:
-            pv.undefined.append((And(pv.active, k == 2), Hole(holes.TIE, "what a tied vote does", holes.DAY)))
-
-    # -------------------------------------------------------------- resolution
 
     def _pass(self, t, tag, pv: PhaseVars, S: dict, uses: list[Use], vote: PhaseVars | None,
               gate: dict | None = None, due=()) -> dict:
@@ -830,7 +419,7 @@ class Game:
             if u.actor is not None:
                 for s in range(self.n):  # a team's use counts for every player
                     p.event(("acted", s, u.ability.key),
-                            And(u.acts, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True)))
+                            And(u.acts, Eq(u.actor, s, self.ctx) if not team_use(u) else self.B(True)))
         fall_due(p, due)
         if vote is not None:
             vote_causes(p, vote)  # its cause is there before any step, as in the interpreter
@@ -942,159 +531,6 @@ class Game:
             return Eq(target, s) if target is not None else self.B(False)
         value = self.compiler.value(e.on, view)
         return self.compiler.seats_of(value).member[s]
-
-    def _bookkeep(self, pv: PhaseVars, S, cur, phase: Phase) -> dict:
-        st = dict(cur)
-        st["uses"] = dict(cur["uses"])
-        st["self_uses"] = dict(cur["self_uses"])
-        st["last"] = dict(cur["last"])
-        st["pending"] = dict(cur["pending"])
-        for key in sorted(st["uses"]):
-            a_key, actor_key = key
-            mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]
-            if not mine:
-                continue
-            used = Or([u.acts for u in mine])
-            mode = mine[0].ability.blocked_uses
-            F = self.B(False)
-            if mode == "free":  # a use a block took away does not count
-                used = Or([And(u.acts, Not(u.blocked if u.blocked is not None else F)) for u in mine])
-            st["uses"][key] = If(used, cur["uses"][key] + 1, cur["uses"][key])
-            self_hit = Or([And(u.acts, self.env_of(u)["targets"].contains(u.actor),
-                                     Not(u.blocked) if mode == "free" and u.blocked is not None else self.B(True))
-                              for u in mine if u.targets and u.actor is not None] or [F])
-            st["self_uses"][key] = If(self_hit, cur["self_uses"][key] + 1, cur["self_uses"][key])
-            if mode == "open":
-                st["uses_open"] = dict(st["uses_open"])
-                taken = Or([u.blocked for u in mine if u.blocked is not None] or [F])
-                st["uses_open"][key] = If(taken, cur["uses_open"][key] + 1, cur["uses_open"][key])
-                taken_self = Or([And(u.blocked, self.env_of(u)["targets"].contains(u.actor))
-                                    for u in mine if u.blocked is not None and u.targets and u.actor is not None] or [F])
-                skey = ("self",) + key
-                st["uses_open"][skey] = If(taken_self, cur["uses_open"][skey] + 1, cur["uses_open"][skey])
-            lk = (a_key, actor_key, phase.kind)
-            if lk in st["last"]:
-                u = mine[0]
-                targets = self.env_of(u).get("targets")
-                st["last"][lk] = [And(u.acts, targets.member[s]) if targets is not None else self.B(False)
-                                  for s in range(self.n)]
-        if st["idle"]:
-            st["idle"] = dict(cur["idle"])
-            for a_key, s in sorted(st["idle"]):
-                if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[a_key].phases):
-                    acted = Or([And(u.acts, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True))
-                                for u in pv.uses if u.ability.key == a_key and u.actor is not None]
-                               or [self.B(False)])
-                    st["idle"][(a_key, s)] = If(acted, self.I(0), cur["idle"][(a_key, s)] + 1)
-        cards = [u for u in pv.uses if u.ability.is_card]
-        if cards:
-            st["drawn"] = list(cur["drawn"])
-            for u in cards:
-                st["drawn"][u.key] = And(st["drawn"][u.key], Not(u.acts))
-        for key in list(st["pending"]):
-            if key[2] == phase.kind:
-                # Triggers recorded in this phase for a later phase of the same kind stay.
-                fired_now = And(cur["pending"][key], Not(S["pending"][key]))
-                st["pending"][key] = fired_now
-        return st
-
-    def _due_states(self, points, st, phase: Phase, pv: PhaseVars):
-        """As play._due_states: (when, state) pairs a schedule looks at in this phase."""
-        out = []
-        if "deaths" in points and phase.is_night and pv.checkpoint is not None:
-            out.append((self.B(True), pv.checkpoint))
-        due = self.B(not points or ("day" in points and phase.is_day) or ("night" in points and phase.is_night))
-        if "exit" in points:
-            due = Or(due, Or([z for leaves in pv.leaves for z in leaves] or [self.B(False)]))
-        if "vote" in points and phase.is_day and pv.vote_kind is not None:
-            due = Or(due, Or([And(pv.leaves[1][s], pv.vote_target == s) for s in range(self.n)])
-                        if len(pv.leaves) > 1 else self.B(False))
-        out.append((due, st))
-        return out
-
-    def _met(self, cond, states, cache: dict):
-        """Whether a condition holds at one of the (when, state) check points."""
-        parts = []
-        for due, state in states:
-            if z3.is_false(due):
-                continue
-            key = (id(cond), id(state))
-            if key not in cache:
-                cache[key] = self.compiler.value(cond, View(self, state, Events(self.ctx), {"__holes": []}))
-            parts.append(z3.And(due, cache[key]))
-        return z3.Or(parts) if parts else self.B(False)
-
-    def _wins(self, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
-        cache: dict = {}
-        holds = {}
-        st["readings"] = dict(st["readings"])
-        schedules = {self.sc.win_readings(w) for w in self.sc.wins}
-        simple = len(schedules) <= 1 and all(len(r) == 1 and "deaths" not in r[0] for r in schedules)
-        if simple:
-            # One schedule for every win: one `due`, as the encoding always had it.
-            points = next(iter(schedules))[0] if schedules else self.sc.phases.wins_checked
-            due = self._due_states(points, st, phase, pv)[-1][0]
-            view = View(self, st, Events(self.ctx), {"__holes": []})
-            for win in self.sc.wins:
-                cond = self.compiler.value(win.cond, view)
-                holds[win.side.key] = Or(holds.get(win.side.key, self.B(False)), cond)
-        else:
-            due = self.B(True)  # each win's own check points are in `holds`
-        for i, win in enumerate(() if simple else self.sc.wins):
-            readings = self.sc.win_readings(win)
-            met = [self._met(win.cond, self._due_states(points, st, phase, pv), cache) for points in readings]
-            if len(readings) == 1:
-                won = met[0]
-            else:
-                # Several readings: the game follows one answer, and keeps the readings that gave it.
-                won = self.bool(f"t{t}_won_{i}")
-                live = [S["readings"][(i, r)] for r in range(len(readings))]
-                self.add(Or([And(live[r], met[r] == won) for r in range(len(readings))]))
-                for r in range(len(readings)):
-                    st["readings"][(i, r)] = And(live[r], met[r] == won)
-                yes = Or([And(live[r], met[r]) for r in range(len(readings))])
-                no = Or([And(live[r], Not(met[r])) for r in range(len(readings))])
-                pv.undefined.append((And(pv.active, yes, no), Hole(
-                    holes.READINGS, f"when the win of {win.side.text} is checked: the readings "
-                    + " / ".join("after " + ", ".join(p) for p in readings) + " disagree", win.side.key)))
-            holds[win.side.key] = Or(holds.get(win.side.key, self.B(False)), won)
-        sides = list(holds)
-        winner = self.I(NONE)
-        overlap = self.B(False)
-        if not sides:
-            self._open_wins(st, phase, pv, cache, self.I(NONE))
-            return If(pv.active, self.I(NONE), st["winner"]), overlap
-        # One side: it wins. Several: a priority that covers them all decides, else overlap.
-        pair_overlaps = []
-        for i, a in enumerate(sides):
-            for b in sides[i + 1:]:
-                if not any({a, b} <= {nm.key for nm in p.order} for p in self.sc.priorities):
-                    pair_overlaps.append(And(holds[a], holds[b]))
-        overlap = And(due, Or(pair_overlaps or [self.B(False)]))
-        ranked = sides
-        for prio in self.sc.priorities:
-            order = [nm.key for nm in prio.order]
-            ranked = sorted(sides, key=lambda x: order.index(x) if x in order else len(order))
-            break
-        for side in reversed(ranked):
-            alone = And(holds[side], *[Not(holds[o]) for o in sides if o != side]) \
-                if not self.sc.priorities else holds[side]
-            winner = If(alone, self.I(self.ids.sides.index(side)), winner)
-        winner = If(And(due, Not(overlap)), winner, self.I(NONE))
-        self._open_wins(st, phase, pv, cache, winner)
-        return winner, overlap
-
-    def _open_wins(self, st, phase: Phase, pv: PhaseVars, cache: dict, winner) -> None:
-        """As play._open_wins: a win the rulebook does not write is in question wherever its
-        `when` holds at a check point and nobody has won."""
-        for win in self.sc.open_wins:
-            states = [x for points in self.sc.win_readings(win) for x in self._due_states(points, st, phase, pv)]
-            if win.cond is None:
-                asked = z3.Or([due for due, _ in states] or [self.B(False)])
-            else:
-                asked = self._met(win.cond, states, cache)
-            pv.undefined.append((z3.And(pv.active, winner == NONE, asked), Hole(
-                holes.OPEN_WIN, f"whether {win.side.text} has won: {win.unspecified}", win.side.key)))
 
     def delayed_index(self, effects, e: ast.AfterEffect) -> int:
         """The number of a delayed effect among those of its owner (its countdown slot)."""
@@ -1263,24 +699,6 @@ class Game:
         that takes the phases one at a time."""
         return [c for i, j in self._twins()
                 if truth(c := Implies(Not(st["alive"][j]), Not(st["alive"][i]))) is not True]
-
-
-def max_targets(a: Ability) -> int:
-    """The most targets an ability can take: its number, or the largest in its table."""
-    def bound(e):
-        if isinstance(e, ast.Num):
-            return e.value
-        if isinstance(e, ast.Cases):
-            return max(bound(arm.value) for arm in e.arms)
-        if isinstance(e, ast.ByTable):
-            return max(bound(c.value) for c in e.cases)
-        raise Unsupported("a number of targets that is not a number or a table", e.span)
-    return bound(a.target_count) if a.target_count is not None else 0
-
-
-def _team_use(u: Use) -> bool:
-    """A use of an ability `by team NAME`: `idle` and `acted` count it for every player."""
-    return u.ability.actor is not None and u.ability.actor.kind == "team"
 
 
 def _ints(st: dict) -> list:

@@ -11,7 +11,8 @@ from .passes import Pass
 from .terms import And, Events, Not, Or, View
 
 if TYPE_CHECKING:
-    from .unroll import Game, PhaseVars
+    from .phase_vars import PhaseVars
+    from .unroll import Game
 
 
 def vote_causes(p: Pass, vote: PhaseVars) -> None:

@@ -1,0 +1,403 @@
+"""Choices and their legality in the encoding (as interpreter/legal.py and obligations.py):
+the variables of each possible use in a phase, the conditions that make a use legal (its
+phase, its player, its targets, values, limits), the obligations of mandatory abilities, a
+team's one action and a card's one player, and the day's vote."""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import z3
+
+from .. import ast, holes
+from ..holes import Hole
+from ..model import Ability
+from ..phases import Phase, matches
+from ..vocabulary import flat
+from .phase_vars import PhaseVars, Use
+from .terms import And, Eq, Events, If, Implies, Not, Or, Unsupported, View, compare_op, count_of, pick
+
+if TYPE_CHECKING:
+    from .unroll import Game
+
+NONE = -1
+MAX_OBLIGATION_CANDIDATES = 5000  # candidate uses of a mandatory ability, past which it is unsupported
+
+
+def usable_in(game: Game, a: Ability, phase: Phase, moment) -> bool:
+    for ref in a.phases:
+        if matches(ref, phase, moment):
+            return True
+    for trig in a.triggers:
+        if trig.timing == "next" and trig.timing_phase.key == phase.kind and moment in (None, "before"):
+            return True
+        if trig.timing == "immediately" and moment in (None, "before"):
+            return True
+    return False
+
+
+def _choice_range(game: Game, c) -> tuple[int, int] | None:
+    """The values a `choose` can take (or nobody/nothing), as _legal allows them."""
+    ids = game.ids
+    if c.kind == "variant":
+        values = [ids.value("variant", x) for x in ids.variants[c.names[0].key]]
+    elif c.kind == "option":
+        values = [ids.value("option", nm.key) for nm in c.names]
+    elif c.kind == "player":
+        values = [game.n - 1]
+    elif c.kind in ("role", "side"):
+        values = [len(ids.roles) - 1 if c.kind == "role" else len(ids.sides) - 1]
+    else:
+        return None
+    return (min(values + [NONE]), max(values))
+
+
+def _unranged(game: Game, name):
+    game.unranged.append(name)
+    return game.int(name)
+
+
+def use_vars(game: Game, t, a: Ability, key: int, moment, S, phase) -> Use:
+    p = f"t{t}_{a.key}_{key}_"
+    used = game.bool(p + "used")
+    actor = None
+    if a.actor is not None and a.actor.kind == "team":
+        actor = game.ranged(p + "actor", NONE, game.n - 1)
+    elif key != NONE:
+        actor = key
+    most = max_targets(a)
+    targets = [game.ranged(p + f"tgt{j}", NONE, game.n - 1) for j in range(most)]
+    count = game.ranged(p + "count", 0, most) if a.target_count is not None else None
+    values = {}
+    for c in a.choices:
+        span = _choice_range(game, c)
+        name = p + f"val_{c.binds.key}"
+        values[c.binds.key] = game.ranged(name, *span) if span else _unranged(game, name)
+    return Use(a, key, used, actor, targets, count, values, moment)
+
+# -------------------------------------------------------------- legality
+
+
+def _team(game: Game, a: Ability):
+    key = a.for_team or (a.actor.name.key if a.actor and a.actor.kind == "team" else None)
+    return next((t for t in game.sc.teams if t.key == key), None)
+
+
+def _member(game: Game, team, S, s):
+    ids = game.ids
+    conds = []
+    if team.members_side:
+        conds.append(Eq(S["side"][s], ids.sides.index(team.members_side)))
+    for r in team.members:
+        conds.append(Eq(S["role"][s], ids.roles.index(r)))
+    return Or(conds) if conds else game.B(False)
+
+
+def _decider(game: Game, team, S):
+    """(decider exists, allowed(seat)) for a team, as in legal.team_decider."""
+    ids = game.ids
+    living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(game.n)]
+    leader_alive = []
+    allowed_by_leader = []
+    for leader in team.leaders:
+        rid = ids.roles.index(leader)
+        has = [And(living[s], Eq(S["role"][s], rid)) for s in range(game.n)]
+        leader_alive.append(Or(has))
+        # The lowest seat with this leader's role, when no earlier leader is alive.
+        first = [And(has[s], *[Not(has[j]) for j in range(s)]) for s in range(game.n)]
+        allowed_by_leader.append(first)
+    any_leader = Or(leader_alive) if leader_alive else game.B(False)
+    fallback = not team.leaders or team.leader_fallback
+    exists = Or(any_leader, Or(living)) if fallback else any_leader
+
+    def allowed(seat_index):
+        options = []
+        for i, first in enumerate(allowed_by_leader):
+            earlier = [Not(x) for x in leader_alive[:i]]
+            options.append(And(*earlier, leader_alive[i], first[seat_index]))
+        if fallback:
+            options.append(And(Not(any_leader), living[seat_index]))
+        return Or(options) if options else game.B(False)
+    return exists, allowed
+
+
+def legal(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+    conds, table_gaps, open_limits = _legality(game, u, pv, S, phase)
+    for hole in table_gaps:
+        pv.undefined.append((And(u.used, hole), Hole(holes.NO_ROW, f"{u.ability.display}: a table "
+                                                     "with no row for this case", u.ability.key)))
+    for cond, why in open_limits:
+        pv.undefined.append((And(pv.active, u.used, cond), Hole(holes.OPEN_LIMIT, why, u.ability.key)))
+    game.add(Implies(u.used, And(conds)))
+    if u.ability.mandatory:
+        _obligation(game, u, pv, S, phase)
+
+
+def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> None:
+    """As interpreter/obligations.py: a mandatory use must be made whenever some choice of
+    targets and values would be legal (with none legal, the obligation lapses). Each
+    candidate use is the legality of the use with constants for its choices, so the
+    conditions fold; a team's decider is left to the team's own legality."""
+    a = u.ability
+    n = game.n
+    counts = [0]
+    if a.target_count is not None:
+        most = len(u.targets)
+        counts = list(range(1, most + 1))
+    domains = [_choice_values(game, ch) for ch in a.choices]
+    actor = u.actor
+    if a.actor is not None and a.actor.kind == "team":
+        # The team's decider, as the interpreter's default actor: the first allowed seat.
+        _, allowed = _decider(game, _team(game, a), S)
+        actor = game.I(NONE)
+        for seat in range(n - 1, -1, -1):
+            actor = If(allowed(seat), game.I(seat), actor)
+    options = []
+    for count in counts:
+        for targets in itertools.combinations(range(n), count):
+            for values in itertools.product(*domains):
+                if len(options) >= MAX_OBLIGATION_CANDIDATES:
+                    raise Unsupported(f"a mandatory ability with more than "
+                                      f"{MAX_OBLIGATION_CANDIDATES} possible uses", a.span)
+                shadow = Use(a, u.key, game.B(True), actor,
+                             [game.I(t) for t in targets] + [game.I(NONE)] * (len(u.targets) - count),
+                             game.I(count) if u.count is not None else None,
+                             {ch.binds.key: game.I(v) for ch, v in zip(a.choices, values)}, u.moment)
+                conds, _, _ = _legality(game, shadow, pv, S, phase, original=u)
+                options.append(And(conds))
+    legal = Or(options) if options else game.B(False)
+    team = _team(game, a)
+    if team is not None and a.key in team.options:
+        # A team's one action: any of its options meets the obligation.
+        made = Or([x.used for x in pv.uses if x.ability.key in team.options])
+    else:
+        made = u.used
+    game.add(Implies(And(pv.active, legal), made))
+
+
+def _choice_values(game: Game, c) -> list[int]:
+    ids = game.ids
+    if c.kind == "variant":
+        return [ids.value("variant", x) for x in ids.variants[c.names[0].key]]
+    if c.kind == "option":
+        return [ids.value("option", nm.key) for nm in c.names]
+    if c.kind == "player":
+        return list(range(game.n))
+    return list(range(len(ids.roles) if c.kind == "role" else len(ids.sides)))
+
+
+def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None = None):
+    """(the conditions for u's choices to be legal, the table holes they met, the open
+    limits as (condition, why)). `original`: for a candidate use standing in for one of
+    the phase's uses (an obligation), the use it stands for, which is not one of the
+    others that could trigger it."""
+    a = u.ability
+    c = game.compiler
+    conds = []
+    ids = game.ids
+    n = game.n
+    in_phase = any(matches(ref, phase, u.moment if phase.is_day else None) for ref in a.phases)
+    if a.is_card:
+        # As the interpreter: a card is played by a player holding one, or by today's
+        # voted player (who draws it at the vote; the resolution checks the draw).
+        voted_today = And(pv.vote_kind == 1, pv.vote_target == u.key) \
+            if pv.vote_kind is not None else game.B(False)
+        in_phase = True
+        conds.append(Or(S["drawn"][u.key], voted_today))
+    immediate = [t for t in a.triggers if t.timing == "immediately"]
+    trigger_ok = _trigger_possible(game, original or u, pv, immediate) if immediate else game.B(False)
+    pend = S["pending"].get((a.key, u.key, phase.kind), game.B(False)) if u.key != NONE else game.B(False)
+    conds.append(Or(game.B(in_phase), pend, trigger_ok))
+    if a.actor is not None and a.actor.kind == "role":
+        roles = [ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))] \
+            if a.actor.roles else [ids.roles.index(a.actor.name.key)]
+        conds.append(Or([Eq(S["role"][u.key], r) for r in roles]))
+        conds.append(Or(S["alive"][u.key], pend, trigger_ok))
+    elif a.actor is not None and a.actor.kind == "team":
+        team = _team(game, a)
+        exists, allowed = _decider(game, team, S)
+        conds.append(And(u.actor >= 0, u.actor < n))
+        if team.leaders and not team.leader_fallback and original is None:
+            # As legal.check: with every leader gone and no fallback, the rules name
+            # nobody to decide; a use named by a living member is a hole, and takes no
+            # part in the phase.
+            living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(n)]
+            conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s])))
+                             for s in range(n)]))
+            u.void = Not(exists)
+            pv.undefined.append((And(pv.active, u.used, u.void), Hole(
+                holes.LEADERLESS, f"who decides for team {team.key} once its leaders have left "
+                "(the rules name nobody)", team.key)))
+        else:
+            conds.append(exists)
+            conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
+    elif a.actor is not None and a.actor.kind == "holder":
+        conds.append(compare_op(">=", S["items"][(a.actor.name.key, u.key)], 0))
+        conds.append(S["alive"][u.key])
+    if a.for_team and u.key != NONE:
+        conds.append(_member(game, _team(game, a), S, u.key))
+    env = game.env_of(u)
+    table_gaps: list = []
+    open_limits: list = []
+    view = View(game, S, _choice_events(game, pv), {**env, "__holes": table_gaps})
+    for choice in a.choices:
+        v = u.values[choice.binds.key]
+        size = {"role": len(ids.roles), "side": len(ids.sides)}.get(choice.kind)
+        if choice.kind == "variant":
+            allowed = [ids.value("variant", x) for x in ids.variants[choice.names[0].key]]
+            conds.append(Or([v == x for x in allowed]))
+        elif choice.kind == "option":
+            conds.append(Or([v == ids.value("option", nm.key) for nm in choice.names]))
+        elif choice.kind == "player":
+            conds.append(And(v >= 0, v < n))
+        else:
+            conds.append(And(v >= 0, v < size))
+    if a.target_count is not None:
+        before = len(table_gaps)
+        count = c.value(a.target_count, view)
+        gap = Or(table_gaps[before:]) if len(table_gaps) > before else game.B(False)
+        most = len(u.targets)
+        if a.target_up_to:
+            ok = And(u.count >= 1, u.count <= count)
+        else:
+            ok = u.count == count
+        # A table with no row for this case: the rules give no number (a hole, as in the
+        # interpreter, which then takes the choice as given).
+        conds.append(Or(ok, And(gap, u.count >= 1, u.count <= most)))
+        for j, tj in enumerate(u.targets):
+            chosen = j < u.count
+            conds.append(Implies(chosen, And(tj >= 0, tj < n)))
+            conds.append(Implies(Not(chosen), tj == NONE))
+            for i in range(j):
+                conds.append(Implies(chosen, tj != u.targets[i]))
+            if a.target_filter is not None:
+                ok = c.value(a.target_filter, view.with_env(target=tj))
+                conds.append(Implies(chosen, ok))
+    for cond in a.conditions:
+        conds.append(c.value(cond, view))
+    ukey = (a.key, u.key)
+    targets_set = env.get("targets")
+    for lim in a.limits:
+        if lim.kind == "no_repeat":
+            last = S["last"].get((a.key, u.key, phase.kind))
+            if last is not None and targets_set is not None:
+                conds.append(Not(Or([And(last[s], targets_set.member[s]) for s in range(n)])))
+            continue
+        open_ = a.blocked_uses == "open"
+        why = f"{a.display}: whether its blocked use counts against its limit ({a.blocked_why})"
+        if lim.on_self:
+            if targets_set is not None and u.actor is not None:
+                on_self = targets_set.contains(u.actor)
+                done = S["self_uses"][ukey]
+                if open_:
+                    conds.append(Implies(on_self, done - S["uses_open"][("self",) + ukey] < lim.count))
+                    open_limits.append((And(on_self, done >= lim.count), why))
+                else:
+                    conds.append(Implies(on_self, done < lim.count))
+            continue
+        if lim.per.key == "game":
+            if open_:
+                conds.append(S["uses"][ukey] - S["uses_open"][ukey] < lim.count)
+                open_limits.append((S["uses"][ukey] >= lim.count, why))
+            else:
+                conds.append(S["uses"][ukey] < lim.count)
+    return conds, table_gaps, open_limits
+
+
+def _choice_events(game: Game, pv: PhaseVars) -> Events:
+    """What legality conditions see: `chosen(p, A)`, whom the phase's uses of A name."""
+    if pv.choice_events is None:
+        pv.choice_events = Events(game.ctx)
+        if _reads_choices(game, ):
+            for v in pv.uses:
+                targets = game.env_of(v).get("targets")
+                if targets is not None:
+                    for s in range(game.n):
+                        pv.choice_events.add(("chosen", s, v.ability.key),
+                                             And(v.used, targets.member[s]))
+    return pv.choice_events
+
+
+def _reads_choices(game: Game) -> bool:
+    return game.sc.reads_choices
+
+
+def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef:
+    """As play._can_trigger_now: another use that can attack this user (or, for
+    `on leave`, anything that can remove someone)."""
+    options = []
+    for t in triggers:
+        kinds = {n.key for n in t.by}
+        for other in pv.uses:
+            if other is u:
+                continue
+            hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in flat(other.ability.effects))
+            if not hits:
+                continue
+            if t.event.key == "kill" and u.key != NONE:
+                options.append(And(other.used, Or([And(j < other.count, tj == u.key)
+                                                         for j, tj in enumerate(other.targets)])))
+            if t.event.key == "leave":
+                options.append(other.used)
+        # The day's vote on this user: it can remove him (`on leave`, by vote or any
+        # means), and it is the event of `on voted`.
+        if pv.vote_kind is not None and u.key != NONE and (
+                t.event.key == "voted" or (t.event.key == "leave" and (not kinds or "vote" in kinds))):
+            options.append(And(pv.vote_kind == 1, pv.vote_target == u.key))
+    return Or(options) if options else game.B(False)
+
+
+def card_once(game: Game, pv: PhaseVars) -> None:
+    """As legal.check: a card is one object, played by one player in a phase."""
+    for a in game.sc.abilities:
+        if a.is_card:
+            flags = [u.used for u in pv.uses if u.ability.key == a.key]
+            if len(flags) > 1:
+                game.add(compare_op("<=", count_of(flags, game.ctx), 1))
+
+
+def team_once(game: Game, pv: PhaseVars) -> None:
+    for team in game.sc.teams:
+        if not team.options:
+            continue
+        flags = [u.used for u in pv.uses if u.ability.key in team.options]
+        if len(flags) > 1:
+            game.add(compare_op("<=", count_of(flags, game.ctx), 1))
+
+
+def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+    day = game.sc.day
+    k, x = pv.vote_kind, pv.vote_target
+    tie_open = day.tie not in ("no_exit", "random", "all_leave")
+    game.add(Or(k == 0, k == 1, And(k == 2, game.B(tie_open))))
+    game.add(Implies(Not(pv.active), k == 0))
+    if day.exit_mode == "required":
+        game.add(Implies(pv.active, k != 0))  # a day after the game has ended is not played
+    game.add(Implies(k == 1, And(x >= 0, x < game.n, pick(x, S["alive"]))))
+    game.add(Implies(k != 1, x == NONE))
+    a, b = pv.tie
+    game.add(Implies(k == 2, And(a >= 0, a < b, b < game.n, pick(a, S["alive"]), pick(b, S["alive"]))))
+    for on_day, flt in day.candidates:
+        if on_day is not None and on_day != phase.number:
+            continue
+        for who, kinds in ((x, (1,)), (a, (2,)), (b, (2,))):
+            ok = game.compiler.value(flt, View(game, S, Events(game.ctx), {"candidate": who, "__holes": []}))
+            game.add(Implies(Or([k == kd for kd in kinds]), ok))
+    if k is not None:
+        pv.undefined.append((And(pv.active, k == 2), Hole(holes.TIE, "what a tied vote does", holes.DAY)))
+
+# -------------------------------------------------------------- resolution
+
+
+def max_targets(a: Ability) -> int:
+    """The most targets an ability can take: its number, or the largest in its table."""
+    def bound(e):
+        if isinstance(e, ast.Num):
+            return e.value
+        if isinstance(e, ast.Cases):
+            return max(bound(arm.value) for arm in e.arms)
+        if isinstance(e, ast.ByTable):
+            return max(bound(c.value) for c in e.cases)
+        raise Unsupported("a number of targets that is not a number or a table", e.span)
+    return bound(a.target_count) if a.target_count is not None else 0

@@ -1,0 +1,70 @@
+"""The variables of one phase in the encoding: each possible use with its choice variables,
+and what the phase's resolution leaves for the analyses (holes, contradictions, wins, …)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from ..model import Ability
+from ..phases import Phase
+from .terms import And, Events, Not
+
+NONE = -1
+
+
+@dataclass(eq=False)
+class Use:
+    """One possible use in one phase: an ability by one actor (a seat, or -1 for a team or
+    the moderator), with its choice variables."""
+
+    ability: Ability
+    key: int  # actor key as in the interpreter's use_key: seat, or -1
+    used: z3.BoolRef
+    actor: z3.ArithRef | int | None  # the acting seat (a term for teams), None for the moderator
+    targets: list  # target seat terms
+    count: z3.ArithRef | None  # how many of `targets` are chosen
+    values: dict  # choice binding -> term
+    moment: str | None
+    env: dict | None = None
+    blocked: z3.BoolRef | None = None  # used, and taken away by a block (for `blocked uses …`)
+    void: z3.BoolRef | None = None  # made, but it takes no part: a team with nobody to decide
+
+    @property
+    def acts(self):
+        """The use is made and takes part in the phase (as the interpreter's uses after it
+        drops those no rule lets anybody decide)."""
+        return self.used if self.void is None else And(self.used, Not(self.void))
+
+
+@dataclass
+class PhaseVars:
+    phase: Phase
+    uses: list[Use] = field(default_factory=list)
+    vote_kind: z3.ArithRef | None = None  # 0 nobody, 1 a player, 2 a tie the rules leave open
+    vote_target: z3.ArithRef | None = None
+    tie: tuple = ()  # the two tied players, when vote_kind is 2
+    order: z3.ArithRef | None = None
+    perms: list = field(default_factory=list)
+    undefined: list = field(default_factory=list)  # (condition, Hole)
+    contradictions: list = field(default_factory=list)  # (condition, seat, leave rule, stay rule)
+    overlap: z3.BoolRef | None = None
+    winner: z3.ArithRef | None = None
+    leaves: list = field(default_factory=list)  # per pass: [leave[s]]
+    active: z3.BoolRef | None = None
+    choice_free: list = field(default_factory=list)
+    rule_hits: list = field(default_factory=list)  # (rule name, applies)
+    perm_blocked: list = field(default_factory=list)  # per order of the blocking steps: blocked[s]
+    # Uses of one blocking ability that block each other: (condition, ability, how many
+    # consistent readings: "none" or "several"), for `ambiguous-resolution`
+    mutual: list = field(default_factory=list)
+    crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
+    checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
+    fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
+    choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
+
+
+def team_use(u: Use) -> bool:
+    """A use of an ability `by team NAME`: `idle` and `acted` count it for every player."""
+    return u.ability.actor is not None and u.ability.actor.kind == "team"
