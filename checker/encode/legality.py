@@ -192,11 +192,26 @@ def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original
     limits as (condition, why)). `original`: for a candidate use standing in for one of
     the phase's uses (an obligation), the use it stands for, which is not one of the
     others that could trigger it."""
+    conds: list = []
+    _who_and_when(game, u, pv, S, phase, original, conds)
+    env = game.env_of(u)
+    table_gaps: list = []
+    open_limits: list = []
+    view = View(game, S, _choice_events(game, pv), {**env, "__holes": table_gaps})
+    _choice_conditions(game, u, conds)
+    if u.ability.target_count is not None:
+        _target_conditions(game, u, view, table_gaps, conds)
+    for cond in u.ability.conditions:
+        conds.append(game.compiler.value(cond, view))
+    _limit_conditions(game, u, S, phase, env, conds, open_limits)
+    return conds, table_gaps, open_limits
+
+
+def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None,
+                  conds: list) -> None:
+    """The use is made in its phase (or on its trigger, or pending), by a player who may."""
     a = u.ability
-    c = game.compiler
-    conds = []
     ids = game.ids
-    n = game.n
     in_phase = any(matches(ref, phase, u.moment if phase.is_day else None) for ref in a.phases)
     if a.is_card:
         # As the interpreter: a card is played by a player holding one, or by today's
@@ -215,33 +230,38 @@ def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original
         conds.append(Or([Eq(S["role"][u.key], r) for r in roles]))
         conds.append(Or(S["alive"][u.key], pend, trigger_ok))
     elif a.actor is not None and a.actor.kind == "team":
-        team = _team(game, a)
-        exists, allowed = _decider(game, team, S)
-        conds.append(And(u.actor >= 0, u.actor < n))
-        if team.leaders and not team.leader_fallback and original is None:
-            # As legal.check: with every leader gone and no fallback, the rules name
-            # nobody to decide; a use named by a living member is a hole, and takes no
-            # part in the phase.
-            living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(n)]
-            conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s])))
-                             for s in range(n)]))
-            u.void = Not(exists)
-            pv.undefined.append((And(pv.active, u.used, u.void), Hole(
-                holes.LEADERLESS, f"who decides for team {team.key} once its leaders have left "
-                "(the rules name nobody)", team.key)))
-        else:
-            conds.append(exists)
-            conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
+        _team_decides(game, u, pv, S, original, conds)
     elif a.actor is not None and a.actor.kind == "holder":
         conds.append(compare_op(">=", S["items"][(a.actor.name.key, u.key)], 0))
         conds.append(S["alive"][u.key])
     if a.for_team and u.key != NONE:
         conds.append(_member(game, _team(game, a), S, u.key))
-    env = game.env_of(u)
-    table_gaps: list = []
-    open_limits: list = []
-    view = View(game, S, _choice_events(game, pv), {**env, "__holes": table_gaps})
-    for choice in a.choices:
+
+
+def _team_decides(game: Game, u: Use, pv: PhaseVars, S: dict, original: Use | None, conds: list) -> None:
+    """A team's use is decided by its decider (legal.team_decider)."""
+    n = game.n
+    team = _team(game, u.ability)
+    exists, allowed = _decider(game, team, S)
+    conds.append(And(u.actor >= 0, u.actor < n))
+    if team.leaders and not team.leader_fallback and original is None:
+        # As legal.check: with every leader gone and no fallback, the rules name nobody to
+        # decide; a use named by a living member is a hole, and takes no part in the phase.
+        living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(n)]
+        conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s]))) for s in range(n)]))
+        u.void = Not(exists)
+        pv.undefined.append((And(pv.active, u.used, u.void), Hole(
+            holes.LEADERLESS, f"who decides for team {team.key} once its leaders have left "
+            "(the rules name nobody)", team.key)))
+    else:
+        conds.append(exists)
+        conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
+
+
+def _choice_conditions(game: Game, u: Use, conds: list) -> None:
+    """Each `choose` names a value of its kind."""
+    ids, n = game.ids, game.n
+    for choice in u.ability.choices:
         v = u.values[choice.binds.key]
         size = {"role": len(ids.roles), "side": len(ids.sides)}.get(choice.kind)
         if choice.kind == "variant":
@@ -253,29 +273,39 @@ def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original
             conds.append(And(v >= 0, v < n))
         else:
             conds.append(And(v >= 0, v < size))
-    if a.target_count is not None:
-        before = len(table_gaps)
-        count = c.value(a.target_count, view)
-        gap = Or(table_gaps[before:]) if len(table_gaps) > before else game.B(False)
-        most = len(u.targets)
-        if a.target_up_to:
-            ok = And(u.count >= 1, u.count <= count)
-        else:
-            ok = u.count == count
-        # A table with no row for this case: the rules give no number (a hole, as in the
-        # interpreter, which then takes the choice as given).
-        conds.append(Or(ok, And(gap, u.count >= 1, u.count <= most)))
-        for j, tj in enumerate(u.targets):
-            chosen = j < u.count
-            conds.append(Implies(chosen, And(tj >= 0, tj < n)))
-            conds.append(Implies(Not(chosen), tj == NONE))
-            for i in range(j):
-                conds.append(Implies(chosen, tj != u.targets[i]))
-            if a.target_filter is not None:
-                ok = c.value(a.target_filter, view.with_env(target=tj))
-                conds.append(Implies(chosen, ok))
-    for cond in a.conditions:
-        conds.append(c.value(cond, view))
+
+
+def _target_conditions(game: Game, u: Use, view: View, table_gaps: list, conds: list) -> None:
+    """The number of targets the ability takes here, distinct players, each passing the filter."""
+    a = u.ability
+    c = game.compiler
+    before = len(table_gaps)
+    count = c.value(a.target_count, view)
+    gap = Or(table_gaps[before:]) if len(table_gaps) > before else game.B(False)
+    most = len(u.targets)
+    if a.target_up_to:
+        ok = And(u.count >= 1, u.count <= count)
+    else:
+        ok = u.count == count
+    # A table with no row for this case: the rules give no number (a hole, as in the
+    # interpreter, which then takes the choice as given).
+    conds.append(Or(ok, And(gap, u.count >= 1, u.count <= most)))
+    for j, tj in enumerate(u.targets):
+        chosen = j < u.count
+        conds.append(Implies(chosen, And(tj >= 0, tj < game.n)))
+        conds.append(Implies(Not(chosen), tj == NONE))
+        for i in range(j):
+            conds.append(Implies(chosen, tj != u.targets[i]))
+        if a.target_filter is not None:
+            ok = c.value(a.target_filter, view.with_env(target=tj))
+            conds.append(Implies(chosen, ok))
+
+
+def _limit_conditions(game: Game, u: Use, S: dict, phase: Phase, env: dict, conds: list,
+                      open_limits: list) -> None:
+    """The limits: no repeat, uses on oneself and per game (with blocked uses as the spec says)."""
+    a = u.ability
+    n = game.n
     ukey = (a.key, u.key)
     targets_set = env.get("targets")
     for lim in a.limits:
@@ -302,7 +332,6 @@ def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original
                 open_limits.append((S["uses"][ukey] >= lim.count, why))
             else:
                 conds.append(S["uses"][ukey] < lim.count)
-    return conds, table_gaps, open_limits
 
 
 def _choice_events(game: Game, pv: PhaseVars) -> Events:

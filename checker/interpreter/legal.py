@@ -96,58 +96,81 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
           ) -> list[Problem]:
     """Everything wrong with one use, judged on the state at the start of the phase."""
     ability = scenario.ability_by_key[use.ability]
-    out: list[Problem] = []
-    name = ability.display
     pending = pending_for(state, ability.key, use.actor, phase)
-    immediate = any(t.timing == "immediately" for t in ability.triggers)
-    in_phase = any(matches(ref, phase, moment) for ref in ability.phases)
-    if ability.is_card:
-        if use.actor not in drawn:
-            out.append(Problem(f"'{name}' is a card: only the player who drew it plays it"))
-    elif not (in_phase or pending or (immediate and triggered_now)):
-        when = ", ".join(f"{r.phase.text}" + (f" {r.exact}" if r.exact is not None else "")
-                         + (f" from {r.start}" if r.start is not None else "")
-                         + (f" {r.moment} vote" if r.moment else "") for r in ability.phases)
-        if ability.triggers and not when:
-            out.append(Problem(f"'{name}' is used only when its trigger happens", ability.cites_of("on")))
-        else:
-            out.append(Problem(f"'{name}' is not used at {phase}: it is used at {when}",
-                               ability.cites_of("at")))
-        return out
-
-    actor = ability.actor
-    if use.actor is not None:
-        if actor is not None and actor.kind == "role":
-            if state.roles[use.actor] not in actor_roles(ability):
-                out.append(Problem(f"{seat_name(scenario, state, use.actor)} cannot use '{name}'",
-                                   ability.cites_of("by")))
-        elif actor is not None and actor.kind == "team":
-            team = team_of(scenario, ability)
-            decider, allowed = team_decider(scenario, state, team)
-            if decider is None:
-                out.append(_leaderless(team))
-            elif use.actor not in allowed:
-                out.append(Problem(f"{seat_name(scenario, state, use.actor)} does not decide for "
-                                   f"team {team.key}", team.leader_cites + tuple(r.id for r in team.cites)))
-        elif actor is not None and actor.kind == "holder":
-            if (actor.name.key, use.actor) not in state.items:
-                out.append(Problem(f"{seat_name(scenario, state, use.actor)} holds no "
-                                   f"{actor.name.text}", ability.cites_of("by")))
-        # A last-move card is played by the player who drew it, who has usually left by then.
-        if not state.alive[use.actor] and not pending and not triggered_now and not ability.is_card:
-            out.append(Problem(f"{seat_name(scenario, state, use.actor)} has left the game",
-                               ability.cites_of("by")))
-    if ability.for_team and use.actor is not None:
-        team = team_of(scenario, ability)
-        if use.actor not in team_members(scenario, state, team):
-            out.append(Problem(f"{seat_name(scenario, state, use.actor)} is not in team {team.key}"))
-
+    out = _when(ability, phase, moment, use, pending, triggered_now, drawn)
+    if out and not ability.is_card:
+        return out  # not its phase: nothing else about it matters
+    out += _who(scenario, state, ability, use, pending, triggered_now)
     # Legality conditions may read the phase's other choices (`chosen(p, A)`): whom each use
     # of the phase names, whether or not it later takes effect.
     choices = frozenset(("chosen", t, u.ability) for u in phase_uses if u.ability for t in u.targets)
     ev = Evaluator(scenario, replace(state, events=choices))
     env = {"actor": use.actor, "targets": frozenset(use.targets),
            "target": use.targets[0] if use.targets else None}
+    out += _values(scenario, ability, use, env)
+    targets, undefined = _targets(scenario, state, ability, use, ev, env)
+    if undefined:
+        return out + targets
+    out += targets
+    out += _conditions(ability, ev, env)
+    out += _limits(scenario, state, phase, ability, use, phase_uses)
+    return out
+
+
+def _when(ability: Ability, phase: Phase, moment: str | None, use: BoundUse, pending: bool,
+          triggered_now: bool, drawn: frozenset) -> list[Problem]:
+    """Used in its phase, on its trigger, pending from an earlier one, or (a card) by its drawer."""
+    name = ability.display
+    if ability.is_card:
+        if use.actor not in drawn:
+            return [Problem(f"'{name}' is a card: only the player who drew it plays it")]
+        return []
+    immediate = any(t.timing == "immediately" for t in ability.triggers)
+    if any(matches(ref, phase, moment) for ref in ability.phases) or pending or (immediate and triggered_now):
+        return []
+    when = ", ".join(f"{r.phase.text}" + (f" {r.exact}" if r.exact is not None else "")
+                     + (f" from {r.start}" if r.start is not None else "")
+                     + (f" {r.moment} vote" if r.moment else "") for r in ability.phases)
+    if ability.triggers and not when:
+        return [Problem(f"'{name}' is used only when its trigger happens", ability.cites_of("on"))]
+    return [Problem(f"'{name}' is not used at {phase}: it is used at {when}", ability.cites_of("at"))]
+
+
+def _who(scenario: Scenario, state: State, ability: Ability, use: BoundUse, pending: bool,
+         triggered_now: bool) -> list[Problem]:
+    """The acting player may use it: his role, the team's decider, the item's holder; alive."""
+    out: list[Problem] = []
+    name = ability.display
+    actor = ability.actor
+    if use.actor is not None:
+        who = seat_name(scenario, state, use.actor)
+        if actor is not None and actor.kind == "role":
+            if state.roles[use.actor] not in actor_roles(ability):
+                out.append(Problem(f"{who} cannot use '{name}'", ability.cites_of("by")))
+        elif actor is not None and actor.kind == "team":
+            team = team_of(scenario, ability)
+            decider, allowed = team_decider(scenario, state, team)
+            if decider is None:
+                out.append(_leaderless(team))
+            elif use.actor not in allowed:
+                out.append(Problem(f"{who} does not decide for team {team.key}",
+                                   team.leader_cites + tuple(r.id for r in team.cites)))
+        elif actor is not None and actor.kind == "holder":
+            if (actor.name.key, use.actor) not in state.items:
+                out.append(Problem(f"{who} holds no {actor.name.text}", ability.cites_of("by")))
+        # A last-move card is played by the player who drew it, who has usually left by then.
+        if not state.alive[use.actor] and not pending and not triggered_now and not ability.is_card:
+            out.append(Problem(f"{who} has left the game", ability.cites_of("by")))
+    if ability.for_team and use.actor is not None:
+        team = team_of(scenario, ability)
+        if use.actor not in team_members(scenario, state, team):
+            out.append(Problem(f"{seat_name(scenario, state, use.actor)} is not in team {team.key}"))
+    return out
+
+
+def _values(scenario: Scenario, ability: Ability, use: BoundUse, env: dict) -> list[Problem]:
+    """Each value named is one of the choice's kind; env gains them."""
+    out = []
     values = use.value_map()
     for choice in ability.choices:
         value = values.get(choice.binds.key)
@@ -159,44 +182,60 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
             item = next(i for i in scenario.items if i.name.key == choice.names[0].key)
             valid = {v.key for v, _ in item.variants}
         if valid is not None and value not in valid:
-            out.append(Problem(f"'{value}' is not a {choice.kind} '{name}' can name"))
+            out.append(Problem(f"'{value}' is not a {choice.kind} '{ability.display}' can name"))
         env[choice.binds.key] = value
+    return out
 
+
+def _targets(scenario: Scenario, state: State, ability: Ability, use: BoundUse, ev: Evaluator,
+             env: dict) -> tuple[list[Problem], bool]:
+    """(what is wrong with the targets, whether the rules give no number of them)."""
+    out = []
+    name = ability.display
     if ability.target_count is None:
-        if use.targets:
-            out.append(Problem(f"'{name}' takes no target"))
-    else:
-        try:
-            count = ev.value(ability.target_count, env)
-        except EvalError as exc:
-            message = f"the number of targets of '{name}' is not defined: {exc}"
-            return out + [Problem(message, ability.cites_of("targets"),
-                                  Hole(holes.NO_ROW, message, ability.key))]
-        cites = ability.cites_of("targets") + ability.cites_of("target") + ability.cites_of("targets_up_to")
-        if ability.target_up_to and not 1 <= len(use.targets) <= count:
-            out.append(Problem(f"'{name}' takes 1 to {count} target{'s' if count != 1 else ''} "
-                               f"here, not {len(use.targets)}", cites))
-        elif not ability.target_up_to and len(use.targets) != count:
-            out.append(Problem(f"'{name}' takes {count} target{'s' if count != 1 else ''} here, "
-                               f"not {len(use.targets)}", cites))
-        if len(set(use.targets)) != len(use.targets):
-            out.append(Problem(f"'{name}' names the same player twice"))
-        if ability.target_filter is not None:
-            for t in use.targets:
-                if not ev.value(ability.target_filter, {**env, "target": t}):
-                    out.append(Problem(f"{seat_name(scenario, state, t)} cannot be chosen for '{name}'",
-                                       ability.cites_of("target") + ability.cites_of("targets")))
+        return ([Problem(f"'{name}' takes no target")] if use.targets else []), False
+    try:
+        count = ev.value(ability.target_count, env)
+    except EvalError as exc:
+        message = f"the number of targets of '{name}' is not defined: {exc}"
+        return [Problem(message, ability.cites_of("targets"), Hole(holes.NO_ROW, message, ability.key))], True
+    cites = ability.cites_of("targets") + ability.cites_of("target") + ability.cites_of("targets_up_to")
+    if ability.target_up_to and not 1 <= len(use.targets) <= count:
+        out.append(Problem(f"'{name}' takes 1 to {count} target{'s' if count != 1 else ''} "
+                           f"here, not {len(use.targets)}", cites))
+    elif not ability.target_up_to and len(use.targets) != count:
+        out.append(Problem(f"'{name}' takes {count} target{'s' if count != 1 else ''} here, "
+                           f"not {len(use.targets)}", cites))
+    if len(set(use.targets)) != len(use.targets):
+        out.append(Problem(f"'{name}' names the same player twice"))
+    if ability.target_filter is not None:
+        for t in use.targets:
+            if not ev.value(ability.target_filter, {**env, "target": t}):
+                out.append(Problem(f"{seat_name(scenario, state, t)} cannot be chosen for '{name}'",
+                                   ability.cites_of("target") + ability.cites_of("targets")))
+    return out, False
+
+
+def _conditions(ability: Ability, ev: Evaluator, env: dict) -> list[Problem]:
+    out = []
     for cond in ability.conditions:
         try:
             holds = ev.value(cond, env)
         except EvalError as exc:
-            message = f"whether '{name}' may be used is not defined: {exc}"
+            message = f"whether '{ability.display}' may be used is not defined: {exc}"
             out.append(Problem(message, gap=Hole(holes.NO_ROW, message, ability.key)))
             continue
         if not holds:
-            out.append(Problem(f"the condition of '{name}' does not hold",
+            out.append(Problem(f"the condition of '{ability.display}' does not hold",
                                ability.cites_of("when", lambda c, cond=cond: c.cond is cond)))
+    return out
 
+
+def _limits(scenario: Scenario, state: State, phase: Phase, ability: Ability, use: BoundUse,
+            phase_uses: list[BoundUse]) -> list[Problem]:
+    """Its limits, the uses of the phase it is one of (a card's one player, a team's one action)."""
+    out = []
+    name = ability.display
     key = use_key(ability, use)
     this_phase = [u for u in phase_uses if u.ability == ability.key and use_key(ability, u) == key]
     for limit in ability.limits:
@@ -226,17 +265,15 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
         elif this_phase.index(use) >= limit.count:
             out.append(Problem(f"'{name}' is limited to {limit.count} use"
                                f"{'s' if limit.count != 1 else ''} per {limit.per.text}", cites))
-    has_phase_limit = any(l.kind == "count" and not l.on_self and l.per.key != "game"
-                          for l in ability.limits)
+    has_phase_limit = any(lim.kind == "count" and not lim.on_self and lim.per.key != "game"
+                          for lim in ability.limits)
     if not has_phase_limit and this_phase.index(use) >= 1:
         out.append(Problem(f"'{name}' is used twice by the same player in one phase"))
-
     if ability.is_card:
         # A card is one object: whoever drew it, one player plays it in a phase.
         same_card = [u for u in phase_uses if u.ability == ability.key]
         if same_card.index(use) >= 1:
             out.append(Problem(f"'{name}' is one card: only one player plays it in a phase"))
-
     team = team_of(scenario, ability)
     if team is not None and team.options and ability.key in team.options:
         team_uses = [u for u in phase_uses if u.ability in team.options]

@@ -389,118 +389,149 @@ class Resolver:
             self.apply_to(sc, e, seat, env, source, src, actor)
 
     def apply_to(self, sc: Scratch, e: ast.Effect, seat: int, env, source, src, actor) -> None:
+        """One effect on one seat: an intention recorded, a block, or a change of state (which,
+        while the steps act together, waits in `writes` until after the deaths)."""
         v = e.verb
-        st = sc.state
         if sc.buffering and v in STATE_WRITES:
             if v == "give" and not e.names:
                 env = {**env, "_variant": self._chosen_variant(source, env, e.name.key)}
             sc.writes.append((e, seat, dict(env), source, src, actor))
             return
-        if v == "kill":
-            sc.attacks.append(Attack(seat, e.name.key, src, actor))
-            sc.events.add(("kill", seat, e.name.key))
-            if actor is not None:
-                sc.events.add(("attacked_by", seat, actor))
-            self._trigger(sc, "kill", seat, e.name.key)
-        elif v == "save":
-            kinds = frozenset(n.key for n in e.names)
-            sc.defenses.append(Defense(seat, None if (not kinds or "any" in kinds) else kinds, src))
-            sc.events.add(("save", seat))
-        elif v == "protect":
-            for n in e.names:
-                sc.events.add(("protect", seat, n.key))
-                if n.key in SHIELDS:
-                    sc.shields.setdefault(seat, set()).add(n.key)
-                else:
-                    kinds = None if n.key in ("any", "kill") else frozenset({n.key})
-                    sc.defenses.append(Defense(seat, kinds, src))
-        elif v == "block":
-            sc.events.add(("block", seat))
-            if "block" in sc.shields.get(seat, ()):
-                sc.report.changes.append(f"{self.name(sc, seat)} was protected from a block")
+        getattr(self, APPLY[v])(sc, e, seat, env, source, src, actor)
+
+    def _kill(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        sc.attacks.append(Attack(seat, e.name.key, src, actor))
+        sc.events.add(("kill", seat, e.name.key))
+        if actor is not None:
+            sc.events.add(("attacked_by", seat, actor))
+        self._trigger(sc, "kill", seat, e.name.key)
+
+    def _save(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        kinds = frozenset(n.key for n in e.names)
+        sc.defenses.append(Defense(seat, None if (not kinds or "any" in kinds) else kinds, src))
+        sc.events.add(("save", seat))
+
+    def _protect(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        for n in e.names:
+            sc.events.add(("protect", seat, n.key))
+            if n.key in SHIELDS:
+                sc.shields.setdefault(seat, set()).add(n.key)
             else:
-                sc.blocked.add(seat)
-                sc.events.add(("blocked", seat))
-                if seat not in sc.report.blocked:
-                    sc.report.blocked.append(seat)
-        elif v == "unblock":
-            sc.blocked.discard(seat)
-            sc.events.discard(("blocked", seat))
-        elif v == "inquire":
-            sc.events.add(("inquire", seat))
-            sc.report.learned.append((actor, seat, self.appearance(sc, seat, actor)))
-        elif v == "convert":
-            if "convert" in sc.shields.get(seat, ()):
-                return
-            role = self.sc.role_by_key[e.name.key]
-            before = self.name(sc, seat)
-            st.roles[seat] = role.key
-            if role.side is not None:
-                st.sides[seat] = role.side
-            for c in role.counters:
-                st.counters[seat].setdefault(c.key, self.value(sc, c.initial, {}))
-            sc.report.changes.append(f"{before} becomes {role.display}")
-        elif v == "reveal":
-            st.revealed = st.revealed | {seat}
-            what = e.name.key
-            if what == "role":
-                shown = self.sc.role_by_key[st.roles[seat]].display
-            else:
-                side = st.sides[seat]
-                shown = self.sc.side_by_key[side].display if side else "no side"
-            sc.report.announcements.append(f"@{seat + 1} is {shown}")
-        elif v == "link":
-            if actor is not None:
-                st.links[actor] = seat
-                sc.report.changes.append(f"{self.name(sc, actor)} is linked to {self.name(sc, seat)}")
-        elif v == "revive":
-            if not st.alive[seat]:
-                st.alive[seat] = True
-                st.left_by[seat] = None
-                sc.report.changes.append(f"{self.name(sc, seat)} returns to the game")
-                sc.events.add(("revived", seat))
-        elif v == "give":
-            variant = e.names[0].key if e.names else env.get("_variant") or \
-                self._chosen_variant(source, env, e.name.key)
-            st.items[(e.name.key, seat)] = variant
-            sc.report.changes.append(f"{self.name(sc, seat)} receives {self._item(e.name.key)}"
-                                     + (f" ({self._item(e.name.key, variant)})" if variant else ""))
-        elif v == "lose":
-            if st.items.pop((e.name.key, seat), None) is not None:
-                sc.report.changes.append(f"{self.name(sc, seat)} no longer holds {self._item(e.name.key)}")
-        elif v in ("mark", "unmark"):
-            decl = next(m for m in self.sc.memories if m.name.key == e.name.key)
-            if decl.type == "players":
-                current = set(st.memories.get(decl.name.key) or ())
-                current = current | {seat} if v == "mark" else current - {seat}
-                st.memories[decl.name.key] = frozenset(current)
-            else:
-                st.memories[decl.name.key] = seat if v == "mark" else None
-        elif v == "consume":
-            counters = st.counters[seat]
-            if counters.get(e.name.key, 0) > 0:
-                counters[e.name.key] -= 1
-                sc.report.changes.append(f"{self.name(sc, seat)}: {e.name.text} {counters[e.name.key]}")
-        elif v == "set":
-            value = self.value(sc, e.value, env)
-            if e.name.key in st.counters[seat]:
-                st.counters[seat][e.name.key] = value
-            elif e.name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
-                st.sides[seat] = value
-                shown = self.sc.side_by_key[value].display if value else "no side"
-                sc.report.changes.append(f"{self.name(sc, seat)} plays for {shown}")
-            else:
-                st.memories[e.name.key] = value
-        elif v == "leave":
-            overrides = tuple(n.key for n in getattr(source, "overrides", ()))
-            sc.strict.append(("leave", seat, e.name.key, src, overrides))
-        elif v == "stay":
-            overrides = tuple(n.key for n in getattr(source, "overrides", ()))
-            sc.strict.append(("stay", seat, None, src, overrides))
-        elif v == "draw":
-            sc.events.add(("drawn", seat))
-            st.drawn = st.drawn | {seat}
-            sc.report.changes.append(f"{self.name(sc, seat)} draws a card")
+                kinds = None if n.key in ("any", "kill") else frozenset({n.key})
+                sc.defenses.append(Defense(seat, kinds, src))
+
+    def _block(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        sc.events.add(("block", seat))
+        if "block" in sc.shields.get(seat, ()):
+            sc.report.changes.append(f"{self.name(sc, seat)} was protected from a block")
+        else:
+            sc.blocked.add(seat)
+            sc.events.add(("blocked", seat))
+            if seat not in sc.report.blocked:
+                sc.report.blocked.append(seat)
+
+    def _unblock(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        sc.blocked.discard(seat)
+        sc.events.discard(("blocked", seat))
+
+    def _inquire(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        sc.events.add(("inquire", seat))
+        sc.report.learned.append((actor, seat, self.appearance(sc, seat, actor)))
+
+    def _convert(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        if "convert" in sc.shields.get(seat, ()):
+            return
+        role = self.sc.role_by_key[e.name.key]
+        before = self.name(sc, seat)
+        st.roles[seat] = role.key
+        if role.side is not None:
+            st.sides[seat] = role.side
+        for c in role.counters:
+            st.counters[seat].setdefault(c.key, self.value(sc, c.initial, {}))
+        sc.report.changes.append(f"{before} becomes {role.display}")
+
+    def _reveal(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        st.revealed = st.revealed | {seat}
+        what = e.name.key
+        if what == "role":
+            shown = self.sc.role_by_key[st.roles[seat]].display
+        else:
+            side = st.sides[seat]
+            shown = self.sc.side_by_key[side].display if side else "no side"
+        sc.report.announcements.append(f"@{seat + 1} is {shown}")
+
+    def _link(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        if actor is not None:
+            st.links[actor] = seat
+            sc.report.changes.append(f"{self.name(sc, actor)} is linked to {self.name(sc, seat)}")
+
+    def _revive(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        if not st.alive[seat]:
+            st.alive[seat] = True
+            st.left_by[seat] = None
+            sc.report.changes.append(f"{self.name(sc, seat)} returns to the game")
+            sc.events.add(("revived", seat))
+
+    def _give(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        variant = e.names[0].key if e.names else env.get("_variant") or \
+            self._chosen_variant(source, env, e.name.key)
+        st.items[(e.name.key, seat)] = variant
+        sc.report.changes.append(f"{self.name(sc, seat)} receives {self._item(e.name.key)}"
+                                 + (f" ({self._item(e.name.key, variant)})" if variant else ""))
+
+    def _lose(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        if st.items.pop((e.name.key, seat), None) is not None:
+            sc.report.changes.append(f"{self.name(sc, seat)} no longer holds {self._item(e.name.key)}")
+
+    def _mark_unmark(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        v = e.verb
+        decl = next(m for m in self.sc.memories if m.name.key == e.name.key)
+        if decl.type == "players":
+            current = set(st.memories.get(decl.name.key) or ())
+            current = current | {seat} if v == "mark" else current - {seat}
+            st.memories[decl.name.key] = frozenset(current)
+        else:
+            st.memories[decl.name.key] = seat if v == "mark" else None
+
+    def _consume(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        counters = st.counters[seat]
+        if counters.get(e.name.key, 0) > 0:
+            counters[e.name.key] -= 1
+            sc.report.changes.append(f"{self.name(sc, seat)}: {e.name.text} {counters[e.name.key]}")
+
+    def _set(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        value = self.value(sc, e.value, env)
+        if e.name.key in st.counters[seat]:
+            st.counters[seat][e.name.key] = value
+        elif e.name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
+            st.sides[seat] = value
+            shown = self.sc.side_by_key[value].display if value else "no side"
+            sc.report.changes.append(f"{self.name(sc, seat)} plays for {shown}")
+        else:
+            st.memories[e.name.key] = value
+
+    def _leave(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        overrides = tuple(n.key for n in getattr(source, "overrides", ()))
+        sc.strict.append(("leave", seat, e.name.key, src, overrides))
+
+    def _stay(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        overrides = tuple(n.key for n in getattr(source, "overrides", ()))
+        sc.strict.append(("stay", seat, None, src, overrides))
+
+    def _draw(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+        st = sc.state
+        sc.events.add(("drawn", seat))
+        st.drawn = st.drawn | {seat}
+        sc.report.changes.append(f"{self.name(sc, seat)} draws a card")
 
     def _item(self, key: str, variant: str | None = None) -> str:
         item = next((i for i in self.sc.items if i.name.key == key), None)
@@ -712,6 +743,30 @@ class Resolver:
             return list(dict.fromkeys(list(ability.cites_of("effect")) + list(ability.cites_of("on"))))
         rule = next((r for r in self.sc.rules if r.name.key == name), None)
         return [c.id for c in rule.cites] if rule else []
+
+
+# The handler of each verb that acts on a seat (the others act in Resolver.apply_one).
+APPLY = {
+    "kill": "_kill",
+    "save": "_save",
+    "protect": "_protect",
+    "block": "_block",
+    "unblock": "_unblock",
+    "inquire": "_inquire",
+    "convert": "_convert",
+    "reveal": "_reveal",
+    "link": "_link",
+    "revive": "_revive",
+    "give": "_give",
+    "lose": "_lose",
+    "mark": "_mark_unmark",
+    "unmark": "_mark_unmark",
+    "consume": "_consume",
+    "set": "_set",
+    "leave": "_leave",
+    "stay": "_stay",
+    "draw": "_draw",
+}
 
 
 def _display(source) -> str:
