@@ -80,7 +80,7 @@ def apply(results: list[FileResult], baseline: Baseline) -> list[FileResult]:
         found = set()
         findings = []
         for f in r.findings:
-            if f.id in wanted and f.suppression is None and f.kind != "inconclusive":
+            if f.id in wanted and f.suppression is None and not f.undecided:
                 found.add(f.id)
                 f = replace(f, suppression=Suppression("baseline", reason))
             findings.append(f)
@@ -96,7 +96,7 @@ def record(results: list[FileResult], path: str) -> Baseline:
     entries = []
     for r in results:
         for f in r.findings:
-            if f.kind == "inconclusive" or (f.suppression and f.suppression.kind == "acknowledged"):
+            if f.undecided or (f.suppression and f.suppression.kind == "acknowledged"):
                 continue
             entries.append({"path": _relative(r.path, path), "id": f.id, "code": f.code,
                             "message": f.message})

@@ -11,13 +11,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from . import __version__, baseline, config, registry
+from . import __version__, baseline, config, limits, registry
 from .errors import Diagnostic, SpecError
 from .loader import collect_paths
 from .pipeline import ANALYSES, FileResult, check_file
 from .report import explain, github, json_report, junit, markdown, sarif, text
 
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 FORMATS = {"text": text.render, "json": json_report.render}
 CHECK_FORMATS = {**FORMATS, "markdown": markdown.render, "sarif": sarif.render,
                  "junit": junit.render, "github": github.render}
@@ -70,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("queries", nargs="+", metavar="QUERY",
                      help="a query file, or query text such as 'night 1 { shot on leon }'")
     ask.add_argument("--format", choices=sorted(FORMATS), default="text")
+    ask.add_argument("--timeout", type=float, default=None, metavar="S",
+                     help="seconds per open question (default 120); a timeout is inconclusive (exit 3)")
+    ask.add_argument("--rlimit", type=int, default=None, metavar="N",
+                     help="solver resource limit per open question (default 20000000)")
     sim = sub.add_parser("simulate", help="play a scripted game and print the moderator's log")
     sim.add_argument("spec", metavar="SPEC")
     sim.add_argument("script", metavar="SCRIPT")
@@ -84,12 +88,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def exit_code(results: list[FileResult]) -> int:
-    """0 pass, 1 error-level findings, 2 unreadable input, 3 only inconclusive results.
-    Acknowledged and baselined findings do not count; inconclusive ones can be neither."""
+    """0 pass, 1 error-level findings, 2 unreadable input, 3 only inconclusive results, 4 an
+    internal error (a bug: what the broken analysis would have found is unknown, so it
+    outranks findings). Acknowledged and baselined findings do not count; inconclusive
+    results and internal errors can be neither."""
     if any(r.diagnostics for r in results):
         return EXIT_INPUT
     findings = [f for r in results for f in r.findings if f.gating]
-    if any(f.severity == "error" and f.kind != "inconclusive" for f in findings):
+    if any(f.kind == "internal" for f in findings):
+        return EXIT_INTERNAL
+    if any(f.severity == "error" and not f.undecided for f in findings):
         return EXIT_FINDINGS
     if any(f.kind == "inconclusive" for f in findings):
         return EXIT_INCONCLUSIVE
@@ -124,14 +132,23 @@ def plan_check(args) -> CheckPlan:
     bound = args.bound if args.bound is not None else (conf.bound or 1)
     if not 1 <= bound <= 20:
         raise bad("--bound must be between 1 and 20")
-    timeout = args.timeout if args.timeout is not None else (conf.timeout or 300.0)
-    if timeout <= 0:
-        raise bad("--timeout must be positive")
-    rlimit = args.rlimit if args.rlimit is not None else (conf.rlimit or 20_000_000)
-    if rlimit <= 0:
-        raise bad("--rlimit must be positive")
+    timeout, rlimit = solver_limits(args, conf.timeout, conf.rlimit)
     return CheckPlan(select, Options(bound=bound, timeout=timeout, rlimit=rlimit), conf.severity,
                      args.baseline or conf.baseline)
+
+
+def solver_limits(args, timeout: float | None = None, rlimit: int | None = None,
+                  default_timeout: float = 300.0) -> tuple[float, int]:
+    """--timeout and --rlimit over the configuration's; SpecError (exit 2) when unusable."""
+    timeout = args.timeout if args.timeout is not None else (timeout or default_timeout)
+    problem = limits.timeout_problem(timeout)
+    if problem:
+        raise SpecError([Diagnostic(f"--timeout {problem}", None, "mafiacheck")])
+    rlimit = args.rlimit if args.rlimit is not None else (rlimit or 20_000_000)
+    problem = limits.rlimit_problem(rlimit)
+    if problem:
+        raise SpecError([Diagnostic(f"--rlimit {problem}", None, "mafiacheck")])
+    return timeout, rlimit
 
 
 def check_results(paths: list[str], plan: CheckPlan) -> list[FileResult]:
@@ -215,9 +232,14 @@ def _report_input_error(exc: SpecError, source_text: str | None, err: TextIO) ->
 
 
 def run_ask(args, out: TextIO, err: TextIO) -> int:
+    from .encode.solver import Limits
     from .queries import answer_all, judged, load_queries
     from .report import answer as answer_report
 
+    try:
+        timeout, rlimit = solver_limits(args, default_timeout=120.0)
+    except SpecError as exc:
+        return _report_input_error(exc, None, err)
     scenario = _load_spec(args.spec, err)
     if scenario is None:
         return EXIT_INPUT
@@ -226,7 +248,7 @@ def run_ask(args, out: TextIO, err: TextIO) -> int:
         source = None
         try:
             source, queries = load_queries(arg)
-            answered = answer_all(scenario, source, queries)
+            answered = answer_all(scenario, source, queries, Limits(timeout=timeout, rlimit=rlimit))
         except SpecError as exc:
             return _report_input_error(exc, source.text if source else _text_of(arg), err)
         for answer, names, q, bound in answered:
@@ -242,7 +264,10 @@ def run_ask(args, out: TextIO, err: TextIO) -> int:
             out.write(f"KNOWN GAP: {g}\n")
         for f in failures:
             out.write(f"EXPECTATION FAILED: {f}\n")
-    return EXIT_FINDINGS if failures else EXIT_OK
+    if failures:
+        return EXIT_FINDINGS
+    # An open question the solver could not answer is no pass, as in `check`.
+    return EXIT_INCONCLUSIVE if any(a.verdict == "inconclusive" for a, _ in results) else EXIT_OK
 
 
 def _text_of(arg: str) -> str | None:
@@ -327,6 +352,23 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     except KeyboardInterrupt:
         err.write("mafiacheck: interrupted\n")
         return 130
+    except Exception as exc:  # noqa: BLE001 - a bug: say so, with its own exit code
+        return _internal_error(exc, err)
+
+
+def _internal_error(exc: Exception, err: TextIO) -> int:
+    """A bug in the checker, not in the input: one line that says where, and exit 4 (never
+    the exit code of a finding, an unreadable input or a solver that gave up). Set
+    MAFIACHECK_TRACEBACK=1 for the whole traceback."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    err.write(f"mafiacheck: internal error ({type(exc).__name__}: {exc}){where}; "
+              "please report it with the input that shows it\n")
+    if os.environ.get("MAFIACHECK_TRACEBACK"):
+        traceback.print_exception(exc, file=err)
+    return EXIT_INTERNAL
 
 
 def _dispatch(args, out: TextIO, err: TextIO) -> int:

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-import z3
 
 from . import ast
 from .analyses import (ambiguous_order, ambiguous_resolution, contradiction, dead_rule, setup,
                        stalemate, undefined, unreachable_win, win_overlap)
 from .analyses.encoded import Encoded, Options
-from .registry import INCONCLUSIVE
+from .registry import INTERNAL_ERROR
 from .build import build
 from .errors import Diagnostic, SpecError
 from .findings import Finding
@@ -88,12 +87,11 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
         before = len(result.findings)
         try:
             encodings = _run(kind, result, select, options, encodings)
-        except (RecursionError, MemoryError, z3.Z3Exception, ValueError, KeyError, TypeError,
-                AttributeError, IndexError) as exc:
-            # A bug in an analysis must not hide the others or end in a traceback: it is
-            # reported as an inconclusive finding that names it.
+        except Exception as exc:  # noqa: BLE001 - any bug, whatever its type
+            # A bug in an analysis must not hide the others or end in a traceback, and must
+            # never pass for the solver giving up: it is an internal-error finding (exit 4).
             result.findings.append(Finding(
-                INCONCLUSIVE, "inconclusive", "error",
+                INTERNAL_ERROR, "internal", "error",
                 f"internal error in the {kind} analysis ({type(exc).__name__}: {exc}); "
                 "please report it with this spec", result.scenario.span))
         result.findings[before:] = [f if f.analyses else replace(f, analyses=(kind,))
@@ -102,7 +100,7 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     if severity:
         result.findings = [replace(f, severity=severity.get(f.code, f.severity))
                            for f in result.findings]
-    decided = not any(f.kind == "inconclusive" for f in result.findings)
+    decided = not any(f.undecided for f in result.findings)
     result.findings = acknowledge(result.findings, result.scenario, select if decided else ())
     result.findings = assign_ids(result.findings, result.source)
     return result

@@ -12,6 +12,7 @@ from .interpreter.play import Answer, Player
 from .loader import decode_source, read_source
 from .model import Scenario
 from .parser import parse
+from .query_names import check_query_names
 from .report.answer import Names
 from .source import SourceFile
 
@@ -30,14 +31,17 @@ def load_queries(arg: str) -> tuple[SourceFile, tuple[ast.Query, ...]]:
     return source, queries
 
 
-def answer_all(scenario: Scenario, source: SourceFile, queries) -> list[tuple[Answer, Names, ast.Query]]:
+def answer_all(scenario: Scenario, source: SourceFile, queries,
+               limits=None) -> list[tuple[Answer, Names, ast.Query, object]]:
+    """Each query answered; `limits` (encode.solver.Limits) bound the open questions."""
     player = Player(scenario)
     out = []
     for q in queries:
         bound = Binder(scenario, source.path).bind(q)
+        check_query_names(scenario, q, bound, source.path)
         if q.open is not None:
             from .encode.open_questions import answer_open
-            answer = answer_open(scenario, bound)
+            answer = answer_open(scenario, bound) if limits is None else answer_open(scenario, bound, limits)
         else:
             answer = player.answer(bound)
         out.append((answer, Names(scenario, bound.seats), q, bound))

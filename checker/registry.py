@@ -115,6 +115,14 @@ INCONCLUSIVE = _code(
     "Raise --timeout, lower --bound, or (for an unsupported construct) run the interpreter on "
     "the situations you care about with `mafiacheck ask` until the encoding covers it.")
 
+INTERNAL_ERROR = _code(
+    "MC900", "internal", "internal-error", "error",
+    "An analysis stopped on an error in the checker itself (a bug), not in the spec.",
+    "The analysis did not run to the end, so nothing it would have found is known; this is "
+    "never the solver giving up (MC200) and fails the gate with its own exit code, 4.",
+    "mafiacheck check spec.mafia   # internal error in the stalemate analysis (ValueError: …)",
+    "Report it with the spec that shows it; until it is fixed, `--select` the other analyses.")
+
 UNREACHABLE_WIN = _code(
     "MC201", "unreachable-win", "unreachable-win", "warning",
     "No game within the bound ends with this side's win condition holding. The checker then "

@@ -56,7 +56,7 @@ def annotation(path: str, f: Finding) -> str:
               for rel in f.related]
     lines += witness_lines(f.witness)
     if f.suppression is None:
-        name = "error" if f.kind == "inconclusive" else COMMANDS.get(f.severity, "warning")
+        name = "error" if f.undecided else COMMANDS.get(f.severity, "warning")
     else:
         name = "notice"
         how = "acknowledged" if f.suppression.kind == "acknowledged" else "baselined"
@@ -81,7 +81,7 @@ def render(results: list[FileResult]) -> str:
             out.append(annotation(r.path, f))
             if not f.gating:
                 counts["suppressed"] += 1
-            elif f.kind == "inconclusive":
+            elif f.undecided:
                 counts["inconclusive"] += 1
             elif f.severity in ("error", "warning"):
                 counts[f.severity] += 1

@@ -76,7 +76,7 @@ def _by_kind(r: FileResult) -> dict[str, list[Finding]]:
 
 
 def _kinds_of(f: Finding) -> list[str]:
-    if f.kind != "inconclusive":
+    if not f.undecided:
         return [f.kind]
     return list(f.analyses) or [f.kind]
 
@@ -84,8 +84,8 @@ def _kinds_of(f: Finding) -> list[str]:
 def _testcase(suite: ET.Element, path: str, kind: str, findings: list[Finding]) -> ET.Element:
     case = ET.SubElement(suite, "testcase", classname=path, name=kind)
     gating = [f for f in findings if f.gating]
-    failed = [f for f in gating if f.severity == "error" and f.kind != "inconclusive"]
-    undecided = [f for f in gating if f.kind == "inconclusive"]
+    failed = [f for f in gating if f.severity == "error" and not f.undecided]
+    undecided = [f for f in gating if f.undecided]
     if failed:
         _child(case, "failure", _texts(path, failed), message=_summary(failed, "error"),
                type=",".join(dict.fromkeys(f.code for f in failed)))

@@ -1,0 +1,184 @@
+"""Issue 15: inputs that crashed, hung or misled, each as a test that failed before its fix.
+
+Most cases run `cli.main` in-process (a crash shows as an exception in the test); the ones
+about signals, FIFOs and tracebacks run the real entry point in a subprocess.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from mafiacheck import cli
+from mafiacheck.encode import open_questions
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ROOT / "specs"
+
+TINY = '''scenario tiny "Tiny" { prefix TI }
+side town "Town" town
+side mafia "Mafia" dark
+role boss "Boss" { side mafia }
+role citizen "Citizen" { side town  plain }
+composition 4 { boss, citizen * 3 }
+ability shot { by boss  at night  target where target.alive  effect kill shot }
+kind shot "Shot"
+phases { start intro_night  cycle day, night }
+day { vote majority  tie no_exit }
+win town when alive(mafia) == 0
+win mafia when alive(mafia) >= alive(town)
+'''
+
+
+def main(*argv: str, cwd: Path | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main([str(a) for a in argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def spec_file(tmp_path: Path, text: str, name: str = "s.mafia") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------ 1. crashes -> located errors
+
+
+@pytest.mark.parametrize("question, where, what", [
+    ("can winner jack", "<inline>:2:12", "unknown side 'jack'"),
+    ("can stays nobody", "<inline>:2:11", "unknown role 'nobody'"),
+    ("can leaves nobody", "<inline>:2:12", "unknown role 'nobody'"),
+])
+def test_unknown_names_in_open_questions(question, where, what):
+    code, out, err = main("ask", SPECS / "commando.mafia", question)
+    assert code == cli.EXIT_INPUT, out + err
+    assert f"{where}: error: {what}" in err
+
+
+def test_unknown_names_in_expectations_are_input_errors():
+    query = ("night 1 { shot on doctor }\nexpect winner jak\nexpect leaves doctor by zap\n"
+             "expect stays nobody\nexpect leaves nobody")
+    code, out, err = main("ask", SPECS / "commando.mafia", query)
+    assert code == cli.EXIT_INPUT, out + err
+    assert "<inline>:3:15: error: unknown side 'jak'" in err
+    assert "<inline>:4:25: error: unknown kind of exit 'zap'" in err
+    assert "<inline>:5:14: error: unknown role 'nobody'" in err
+    assert "<inline>:6:15: error: unknown role 'nobody'" in err
+    assert "EXPECTATION FAILED" not in out
+
+
+@pytest.mark.parametrize("effect", ["if true then " * 700 + "kill shot",
+                                    "after 1 night: " * 800 + "kill shot"])
+def test_deep_effects_are_located_errors(tmp_path, effect):
+    path = spec_file(tmp_path, TINY.replace("effect kill shot", "effect " + effect))
+    code, out, err = main("check", path, "--select", "setup")
+    assert code == cli.EXIT_INPUT, out + err
+    assert f"{path}:7:" in out and "nested too deeply" in out
+
+
+def test_deep_nesting_just_under_the_limit_is_checked(tmp_path):
+    # The limit must leave room for the real thing: every stage after the parser recurses.
+    effect = "if " + "not " * 60 + "false then " + "after 1 night: " * 0 + "if true then " * 30 + "kill shot"
+    path = spec_file(tmp_path, TINY.replace("effect kill shot", "effect " + effect))
+    code, out, err = main("check", path, "--select", "setup,contradiction")
+    assert code in (cli.EXIT_OK, cli.EXIT_FINDINGS), out + err
+    assert "internal" not in out
+
+
+def test_deep_not_in_a_query_setting():
+    query = "setting doctor_self_save = " + "not " * 1000 + "true\nnight 1 { shot on doctor }"
+    code, out, err = main("ask", SPECS / "gangster.mafia", query)
+    assert code == cli.EXIT_INPUT, out + err
+    assert "<inline>:2:" in err and "nested too deeply" in err
+
+
+@pytest.mark.parametrize("value", ["inf", "1e308", "nan", "-inf", "0", "0.0001", "1e-9", "-1"])
+def test_unusable_timeouts_are_usage_errors(value):
+    code, out, err = main("check", SPECS / "commando.mafia", "--no-config", f"--timeout={value}")
+    assert code == cli.EXIT_INPUT, out + err
+    assert "--timeout must be a number of seconds" in err
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e308"])
+def test_unusable_timeouts_in_the_configuration(tmp_path, value):
+    spec = spec_file(tmp_path, TINY)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.mafiacheck]\ntimeout = {value}\n")
+    code, out, err = main("check", spec, "--config", tmp_path / "pyproject.toml")
+    assert code == cli.EXIT_INPUT, out + err
+    assert "pyproject.toml:2:1: error: [tool.mafiacheck] `timeout` must be" in err
+
+
+def test_tiny_timeout_is_never_no_limit(monkeypatch):
+    """Z3 reads a timeout of 0 ms as no limit; the solver factory rounds up, never down."""
+    import z3
+
+    from mafiacheck.encode.solver import Limits, make_solver
+
+    captured = []
+
+    class Spy:
+        def set(self, key, value):
+            if key == "timeout":
+                captured.append(value)
+
+    monkeypatch.setattr(z3, "SolverFor", lambda *a, **k: Spy())
+    make_solver(None, Limits(timeout=1e-9))
+    make_solver(None, Limits(timeout=0.0004))
+    make_solver(None, Limits(timeout=2.5))
+    assert captured == [1, 1, 2500]
+
+
+# ------------------------------------------------------------------ 2. the gate never passes by accident
+
+
+def test_ask_has_limits_and_exits_3_when_inconclusive():
+    code, out, err = main("ask", SPECS / "gangster.mafia", "can winner town within 3",
+                          "--timeout", "0.001", "--rlimit", "1")
+    assert code == cli.EXIT_INCONCLUSIVE, out + err
+    assert "inconclusive" in out
+
+
+def test_ask_rejects_unusable_limits():
+    code, out, err = main("ask", SPECS / "gangster.mafia", "can winner town", "--timeout", "inf")
+    assert code == cli.EXIT_INPUT and "--timeout must be" in err
+
+
+def test_internal_error_in_an_analysis_is_not_inconclusive(tmp_path):
+    text = (SPECS / "gangster.mafia").read_text(encoding="utf-8")
+    assert "candidates on day 1 " in text
+    path = spec_file(tmp_path, text.replace("candidates on day 1 ", "candidates on day 100 "))
+    code, out, err = main("check", path, "--no-config", "--select", "setup,unreachable-win")
+    assert code == cli.EXIT_INTERNAL == 4, out + err
+    assert "error[MC900] internal: internal error in the unreachable-win analysis" in out
+    assert "MC200" not in out
+
+
+def test_internal_error_outside_analyses_has_its_own_exit_code(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(cli, "run_explain", broken)
+    code, out, err = main("explain", "MC200")
+    assert code == cli.EXIT_INTERNAL
+    assert "internal error (ValueError: a bug)" in err and "Traceback" not in err
+
+
+def test_open_question_checks_the_replay_reaches_the_goal(monkeypatch):
+    """A solver game that the interpreter does not play to the goal is no `yes`."""
+    real = open_questions._replay
+
+    def nowhere(scenario, bound, game, model):
+        # Replay only the given phases (none): nobody wins, the goal is not reached.
+        from mafiacheck.interpreter.bind import BoundQuery
+        from mafiacheck.interpreter.play import Player
+        outcomes = real(scenario, bound, game, model)
+        empty = BoundQuery(bound.query, bound.state, bound.seats, [])
+        return Player(scenario).answer(empty).outcomes[:1] or outcomes[:0]
+
+    monkeypatch.setattr(open_questions, "_replay", nowhere)
+    code, out, err = main("ask", SPECS / "gangster.mafia", "can winner town within 2")
+    assert "verdict: yes" not in out
+    assert "does not replay" in out and code == cli.EXIT_INCONCLUSIVE
