@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import signal
 import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -168,9 +170,15 @@ def _check_all(paths: list[str], plan: CheckPlan) -> list[FileResult]:
     workers = min(len(paths), os.cpu_count() or 1)
     if workers < 2:
         return [check_file(p, plan.select, plan.options, plan.severity) for p in paths]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
         jobs = [pool.submit(check_file, p, plan.select, plan.options, plan.severity) for p in paths]
         return [job.result() for job in jobs]
+
+
+def _ignore_interrupts() -> None:
+    # In a worker: Ctrl-C reaches the whole process group, and the parent alone decides
+    # (it stops the workers); a worker left to raise KeyboardInterrupt prints a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_check(args, out: TextIO, err: TextIO) -> int:
@@ -340,7 +348,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         err.write(f"{exc}\n")
         return EXIT_INPUT
     try:
-        return _dispatch(args, out, err)
+        return _interruptible(lambda: _dispatch(args, out, err), err)
     except BrokenPipeError:
         # The reader went away (`mafiacheck … | head`): stop quietly, as Unix tools do. Point
         # stdout at devnull so the interpreter's final flush does not complain either.
@@ -354,6 +362,48 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return 130
     except Exception as exc:  # noqa: BLE001 - a bug: say so, with its own exit code
         return _internal_error(exc, err)
+
+
+def _interruptible(work, err: TextIO) -> int:
+    """Run the command in a worker thread, so that Ctrl-C stops it at once: Python handles a
+    signal only in the main thread and only between bytecodes, so a long Z3 call would
+    otherwise hold it for minutes (and a KeyboardInterrupt raised inside ctypes comes out as
+    an ArgumentError traceback). On Ctrl-C the main thread stops the worker processes and
+    exits 130 without unwinding the worker thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # handed to the main thread, which raises it
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="mafiacheck", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        import multiprocessing
+
+        children = multiprocessing.active_children()
+        for child in children:
+            child.terminate()
+        for child in children:  # gone before we are, so nothing is left running
+            child.join(1.0)
+            if child.is_alive():
+                child.kill()
+        try:
+            err.write("mafiacheck: interrupted\n")
+            err.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(130)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _internal_error(exc: Exception, err: TextIO) -> int:

@@ -8,6 +8,7 @@ naming the file, never an exception a user would see.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from .errors import Diagnostic, SpecError
@@ -44,12 +45,18 @@ def read_source(path: str) -> SourceFile:
         raise SpecError([Diagnostic(message, span, path, hint)])
 
     try:
-        size = os.path.getsize(path)
         if os.path.isdir(path):
             fail("is a folder, not a spec file")
-        if size > MAX_FILE_BYTES:
-            fail(f"file is {size} bytes; the limit for a spec is {MAX_FILE_BYTES} bytes")
-        with open(path, "rb") as handle:
+        # Opened without blocking and checked before reading: reading a FIFO or a terminal
+        # waits for a writer forever, and a device never ends.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                fail("is not a regular file (a FIFO, socket or device); give the path of a "
+                     "spec file, or `-` for standard input")
+            if info.st_size > MAX_FILE_BYTES:
+                fail(f"file is {info.st_size} bytes; the limit for a spec is {MAX_FILE_BYTES} bytes")
             data = handle.read(MAX_FILE_BYTES + 1)
     except SpecError:
         raise

@@ -7,6 +7,11 @@ about signals, FIFOs and tracebacks run the real entry point in a subprocess.
 from __future__ import annotations
 
 import io
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -182,3 +187,70 @@ def test_open_question_checks_the_replay_reaches_the_goal(monkeypatch):
     code, out, err = main("ask", SPECS / "gangster.mafia", "can winner town within 2")
     assert "verdict: yes" not in out
     assert "does not replay" in out and code == cli.EXIT_INCONCLUSIVE
+
+
+# ------------------------------------------------------------------ 3. hangs and unbounded work
+
+
+def _entry(*args: str, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "mafiacheck", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            encoding="utf-8", errors="replace", **kwargs)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("command", [
+    ["check", "{fifo}"], ["fmt", "{fifo}"], ["ask", "{fifo}", "night 1 { }"],
+    ["ask", "specs/gangster.mafia", "{fifo}"], ["simulate", "specs/gangster.mafia", "{fifo}"],
+])
+def test_fifo_is_refused_not_waited_on(tmp_path, command):
+    fifo = tmp_path / "spec.mafia"
+    os.mkfifo(fifo)
+    proc = _entry(*[c.replace("{fifo}", str(fifo)) for c in command])
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == cli.EXIT_INPUT, out + err
+    assert f"{fifo}: error: is not a regular file" in out + err
+    assert "Traceback" not in out + err
+
+
+def test_within_above_the_limit_is_refused():
+    from mafiacheck.limits import MAX_WITHIN
+
+    code, out, err = main("ask", SPECS / "commando.mafia", f"can winner town within {MAX_WITHIN + 1}")
+    assert code == cli.EXIT_INPUT, out + err
+    assert f"<inline>:2:1: error: `within {MAX_WITHIN + 1}`: an open question searches 1 to {MAX_WITHIN}" in err
+
+
+def test_line_starts_are_computed_once():
+    """Every span, excerpt and finding id asks for positions; a 43,000-role spec has 43,000
+    findings, and recomputing the line table for each made `--select setup` quadratic."""
+    from mafiacheck.fingerprint import anchor
+    from mafiacheck.source import SourceFile, Span
+
+    source = SourceFile("x.mafia", "role a\r\nrole b { side town }\nlast")
+    assert source.line_starts is source.line_starts
+    assert [source.line_text(n) for n in (0, 1, 2, 3, 4)] == ["", "role a", "role b { side town }", "last", ""]
+    assert anchor(source, Span("x.mafia", 2, 1, 2, 7)) == "role b"
+
+
+@pytest.mark.parametrize("args", [["check", "specs/"], ["check", "specs/godfather_jack.mafia", "--bound", "3"]])
+def test_ctrl_c_stops_at_once_without_a_traceback(args):
+    # A new session stands in for the terminal: Ctrl-C reaches every process of the group.
+    proc = _entry(*args, start_new_session=True)
+    time.sleep(6)
+    assert proc.poll() is None, "finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    started = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert time.monotonic() - started < 5
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err and "Error" not in err
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # no worker left behind
+        os.killpg(proc.pid, 0)

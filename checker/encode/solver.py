@@ -51,6 +51,9 @@ def make_solver(ctx: z3.Context, limits: Limits, preprocess: bool = False,
     solver.set("timeout", max(1, math.ceil(limits.timeout * 1000)))
     solver.set("rlimit", limits.rlimit)
     solver.set("random_seed", limits.seed)
+    # Z3 would take SIGINT for itself during a check and answer `unknown`: Ctrl-C would then
+    # read as an inconclusive result and not stop the run. The command line handles it.
+    solver.set("ctrl_c", False)
     return solver
 
 
