@@ -293,6 +293,7 @@ def run_simulate(args, out: TextIO, err: TextIO) -> int:
     from .interpreter.bind import Binder
     from .interpreter.simulate import simulate
     from .queries import load_queries
+    from .report import people
 
     scenario = _load_spec(args.spec, err)
     if scenario is None:
@@ -307,7 +308,8 @@ def run_simulate(args, out: TextIO, err: TextIO) -> int:
     except SpecError as exc:
         return _report_input_error(exc, source.text if source else _text_of(args.script), err)
     log = simulate(scenario, bound)
-    out.write(log.render(args.format))
+    rendered = log.render(args.format)
+    out.write(people.lines(rendered.split("\n")) if args.format == "text" else rendered)
     return log.exit_code
 
 

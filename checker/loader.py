@@ -14,7 +14,7 @@ from pathlib import Path
 from .errors import Diagnostic, SpecError
 from .limits import MAX_FILE_BYTES, MAX_NESTING
 from .source import SourceFile
-from .text import BIDI_REORDER, bidi_controls, char_name, code_chars
+from .text import BIDI_REORDER, bidi_controls, char_name, code_chars, odd_line_breaks
 
 SPEC_SUFFIX = ".mafia"
 
@@ -106,6 +106,15 @@ def _check_bidi(source: SourceFile) -> None:
                 "spec display differently from how it is read", span,
                 source.path, hint="delete the character; names and strings in right-to-left "
                 "scripts display correctly without it", line_text=source.line_text(span.line)))
+    for offset, ch, context in odd_line_breaks(source.text):
+        where = {"code": "", "string": " inside a string", "comment": " inside a comment"}[context]
+        span = source.span_at(offset)
+        problems.append(Diagnostic(
+            f"line break {char_name(ch)}{where}: editors show it as a new line, but a spec's "
+            "lines end only at LF, so what follows it would be read as part of the same "
+            f"{'line' if context == 'code' else context}", span, source.path,
+            hint="replace it with an ordinary line break (LF), or delete it",
+            line_text=source.line_text(span.line)))
     if problems:
         raise SpecError(problems)
 

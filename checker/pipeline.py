@@ -12,6 +12,7 @@ from .analyses import (ambiguous_order, ambiguous_resolution, contradiction, dea
 from .analyses.encoded import Encoded, Options
 from .registry import INTERNAL_ERROR
 from .build import build
+from .confusables import mixed_script_names
 from .errors import Diagnostic, SpecError
 from .findings import Finding
 from .fingerprint import assign_ids
@@ -81,6 +82,8 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     except RecursionError:
         result.diagnostics = [Diagnostic("the spec is nested too deeply to read", None, path)]
         return result
+    if "setup" in select:
+        result.findings.extend(mixed_script_names(result.source))
     options = options or Options()
     encodings = None
     for kind in select:

@@ -106,6 +106,15 @@ EMPTY_SIDE = _code(
     'side yakuza "Yakuza" dark   # no role says `side yakuza`',
     "Give the side its roles, or remove it.")
 
+MIXED_SCRIPT = _code(
+    "MC111", "setup", "mixed-script-name", "warning",
+    "A name mixes letters of scripts that look alike (Latin, Cyrillic, Greek), such as a "
+    "Cyrillic `о` in `dоctor`.",
+    "The two names look the same to a reader but are different names to the checker: a rule "
+    "written about `dоctor` never applies to the Doctor, and a review cannot see why.",
+    "role doctor { side town }\nrule heal for p: if p.role == dоctor then stay on p   # Cyrillic о",
+    "Retype the name in one script. Names in one script (all Persian, all Russian) are fine.")
+
 INCONCLUSIVE = _code(
     "MC200", "inconclusive", "inconclusive", "error",
     "An analysis could not decide: the solver hit its time or resource limit, or the Z3 "

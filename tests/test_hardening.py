@@ -254,3 +254,78 @@ def test_ctrl_c_stops_at_once_without_a_traceback(args):
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):  # no worker left behind
         os.killpg(proc.pid, 0)
+
+
+# ------------------------------------------------------------------ 4. what you see is what is checked
+
+BROKEN = ROOT / "examples" / "broken"
+
+
+def test_witness_script_escapes_display_names(tmp_path):
+    text = (BROKEN / "hostage_takers_block_each_other.mafia").read_text(encoding="utf-8")
+    path = spec_file(tmp_path, text.replace('ability hostage "Hostage"', r'ability hostage "Hostage \"taker\""'))
+    code, out, err = main("check", path, "--no-config", "--select", "ambiguous-resolution")
+    assert code == cli.EXIT_FINDINGS, out + err
+    assert out.count("error[MC208]") == 2 and "MC200" not in out
+
+
+def test_witness_script_escapes_newlines_and_reports_escape_them(tmp_path):
+    text = (BROKEN / "unspecified_effect.mafia").read_text(encoding="utf-8")
+    path = spec_file(tmp_path, text.replace("performed per the regulations", r"performed per the\nregulations"))
+    code, out, err = main("check", path, "--no-config", "--select", "undefined")
+    assert code == cli.EXIT_FINDINGS, out + err
+    assert "MC200" not in out
+    assert r"Consult: performed per the\nregulations" in out
+    assert not any(line.startswith("regulations") for line in out.split("\n"))
+
+
+@pytest.mark.parametrize("char", ["\r", "\u2028", "\u2029", "\x85", "\x0b"])
+@pytest.mark.parametrize("where", ["comment", "string"])
+def test_line_breaks_other_than_lf_are_refused(tmp_path, char, where):
+    line = (f"# the Boss{char}priority mafia > town" if where == "comment"
+            else f'role extra "Extra{char}line" {{ side town }}')
+    path = spec_file(tmp_path, TINY + line + "\n")
+    code, out, err = main("check", path, "--select", "setup")
+    assert code == cli.EXIT_INPUT, out + err
+    assert f"{path}:13:" in out and f"line break U+{ord(char):04X}" in out and f"inside a {where}" in out
+
+
+def test_crlf_files_are_still_read(tmp_path):
+    path = tmp_path / "crlf.mafia"
+    path.write_bytes(TINY.replace("\n", "\r\n").encode("utf-8"))
+    code, out, err = main("check", path, "--select", "setup")
+    assert code == cli.EXIT_OK, out + err
+
+
+def test_control_characters_are_escaped_in_text_reports(tmp_path):
+    forged = TINY.replace('role boss "Boss"', r'role boss "Boss\nFORGED: no findings' + '\x1b[8m"')
+    path = spec_file(tmp_path, forged.replace("composition 4 { boss, citizen * 3 }",
+                                              "composition 4 { boss, citizen * 3 }\ncomposition 5 { boss, citizen * 3 }"))
+    code, out, err = main("check", path, "--select", "setup")
+    assert "Boss\\nFORGED" in out and "\\x1b[8m" in out
+    assert "\x1b" not in out and not any(line.startswith("FORGED") for line in out.split("\n"))
+
+
+def test_mixed_script_names_are_warned(tmp_path):
+    path = spec_file(tmp_path, TINY.replace("role citizen", 'role bоss "Boss too" { side mafia }\nrole citizen'))
+    code, out, err = main("check", path, "--select", "setup")
+    assert (f"{path}:5:6: warning[MC111] setup: the name 'bоss' mixes Cyrillic and Latin letters: "
+            "о (CYRILLIC SMALL LETTER O); it looks like 'boss', a different name") in out
+    assert "MC111" in main("explain", "MC111")[1]
+
+
+def test_persian_names_are_isolated_for_bidi_viewers():
+    from mafiacheck.text import FSI, PDI, isolate_rtl
+
+    assert isolate_rtl("@8 (تفنگدار)") == f"@8 ({FSI}تفنگدار{PDI})"
+    assert isolate_rtl("order: حفاظت محافظ → ثبت لیست سیاه, 3") == \
+        f"order: {FSI}حفاظت محافظ{PDI} → {FSI}ثبت لیست سیاه{PDI}, 3"
+    assert isolate_rtl("plain latin") == "plain latin"
+    code, out, err = main("ask", SPECS / "gangster.mafia", "night 1 { shot on doctor }")
+    resolved = [line for line in out.split("\n") if "(resolved:" in line]
+    assert resolved and all(f"{PDI} → {FSI}" in line or "→" not in line for line in resolved)
+    assert f"({FSI}" in out  # @N (role) keeps its number and brackets in place
+    code, out, err = main("simulate", SPECS / "gangster.mafia", ROOT / "examples/games/gangster.query")
+    assert f"({FSI}" in out
+    code, out, err = main("ask", SPECS / "gangster.mafia", "night 1 { shot on doctor }", "--format", "json")
+    assert FSI not in out  # machine formats keep the strings as written

@@ -14,6 +14,7 @@ import z3
 from ..interpreter.bind import Binder
 from ..interpreter.play import Answer, Player
 from ..queries import load_queries
+from ..text import quote
 from .unroll import NONE, Game
 
 
@@ -83,7 +84,7 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
 
 
 def _script(game: Game, phases, name: str, label: str) -> str:
-    lines = [f'query {name} "{label}" {{', f"  composition {game.n}"]
+    lines = [f"query {name} {quote(label)} {{", f"  composition {game.n}"]
     for phase, choices in phases:
         head = phase.kind + (f" {phase.number}" if phase.kind in ("day", "night") else "")
         lines.append(f"  {head} {{ {'  '.join(choices)} }}")

@@ -8,6 +8,8 @@ import json
 from ..interpreter.play import Answer
 from ..interpreter.resolution import Report
 from ..model import Scenario
+from ..text import printable
+from . import people
 
 
 class Names:
@@ -87,7 +89,8 @@ def phase_lines(names: Names, r: Report, roles) -> list[str]:
         out.append(f"the game ends: {names.side(r.winner)} wins")
     if r.cites:
         out.append(f"rules: {', '.join(r.cites)}")
-    return out
+    # A display string with a newline must not forge a line of the log (JSON logs too).
+    return [printable(line) for line in out]
 
 
 def render_text(answers: list[tuple[Answer, Names]]) -> str:
@@ -116,7 +119,7 @@ def render_text(answers: list[tuple[Answer, Names]]) -> str:
         if answer.rules:
             lines.append(f"  rules: {', '.join(answer.rules)}")
         lines.append("")
-    return "\n".join(lines)
+    return people.lines(lines)
 
 
 def report_json(names: Names, r: Report) -> dict:

@@ -15,6 +15,7 @@ from ..findings import Finding
 from ..pipeline import FileResult
 from ..source import Span
 from .paths import workspace_path
+from . import people
 from .text import witness_lines
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
@@ -55,6 +56,7 @@ def annotation(path: str, f: Finding) -> str:
     lines += [f"{rel.span.line}:{rel.span.column}: {rel.message}" if rel.span else rel.message
               for rel in f.related]
     lines += witness_lines(f.witness)
+    lines = [people.line(text) for text in lines]
     if f.suppression is None:
         name = "error" if f.undecided else COMMANDS.get(f.severity, "warning")
     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import registry
 from ..pipeline import FileResult
+from . import people
 from .text import suppression_note
 
 
@@ -78,4 +79,4 @@ def render(results: list[FileResult], show_suppressed: bool = True) -> str:
             if code is not None:
                 out.append(f"What to decide: {code.fix}")
                 out.append("")
-    return "\n".join(out) + "\n"
+    return people.lines(out) + "\n"

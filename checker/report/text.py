@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..pipeline import FileResult
+from . import people
 
 
 def finding_lines(path: str, f: Finding) -> list[str]:
@@ -62,7 +63,7 @@ def render(results: list[FileResult], show_suppressed: bool = False) -> str:
             unreadable += 1
             for d in r.diagnostics:
                 text = r.source.line_text(d.span.line) if (d.span and r.source) else None
-                lines.append(d.render(text))
+                lines.extend(d.render(text).split("\n"))
             lines.append("")
             continue
         sc = r.scenario
@@ -112,4 +113,4 @@ def render(results: list[FileResult], show_suppressed: bool = False) -> str:
         summary += (f"; {unreadable} spec{'s' if unreadable != 1 else ''} rejected "
                     "(it could not be read, or has syntax or validation errors)")
     lines.append(summary)
-    return "\n".join(lines) + "\n"
+    return people.lines(lines) + "\n"
