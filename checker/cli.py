@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--show-suppressed", action="store_true",
                        help="list acknowledged and baselined findings too (they are always counted)")
     explain = sub.add_parser("explain", help="what a finding code means")
-    explain.add_argument("code")
+    explain.add_argument("code", nargs="?", help="a finding code such as MC207 (none: list them)")
     ask = sub.add_parser("ask", help="answer what-if queries about a scenario")
     ask.add_argument("spec", metavar="SPEC")
     ask.add_argument("queries", nargs="+", metavar="QUERY",
@@ -320,6 +320,10 @@ def run_fmt(args, out: TextIO, err: TextIO) -> int:
 
 
 def run_explain(args, out: TextIO, err: TextIO) -> int:
+    if args.code is None:  # the list the configuration's hints point to
+        for c in sorted(registry.CODES.values(), key=lambda c: c.code):
+            out.write(f"{c.code}  {c.kind:<21} {c.severity:<8} {c.name}\n")
+        return EXIT_OK
     code = registry.lookup(args.code)
     if code is None:
         err.write(f"mafiacheck: unknown code '{args.code}'; codes are: "

@@ -55,9 +55,9 @@ def read_source(path: str) -> SourceFile:
             if not stat.S_ISREG(info.st_mode):
                 fail("is not a regular file (a FIFO, socket or device); give the path of a "
                      "spec file, or `-` for standard input")
-            if info.st_size > MAX_FILE_BYTES:
-                fail(f"file is {info.st_size} bytes; the limit for a spec is {MAX_FILE_BYTES} bytes")
             data = handle.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                _too_large(path, data, max(info.st_size, len(data)))
     except SpecError:
         raise
     except OSError as exc:
@@ -65,17 +65,35 @@ def read_source(path: str) -> SourceFile:
     return decode_source(path, data)
 
 
+def _at_byte(path: str, data: bytes, offset: int, message: str, hint: str | None = None) -> Diagnostic:
+    """A diagnostic at a byte offset of a file that cannot be decoded whole: the line and
+    column are counted in what comes before it, read leniently."""
+    before = data[:offset].decode("utf-8", errors="replace")
+    source = SourceFile(path, before)
+    span = source.span_at(len(before), 1)
+    rest = data[offset:offset + 200].split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    return Diagnostic(message, span, path, hint, line_text=source.line_text(span.line) + rest)
+
+
+def _too_large(path: str, data: bytes, size: int):
+    raise SpecError([_at_byte(path, data, MAX_FILE_BYTES,
+                              f"file is {size} bytes; the limit for a spec is {MAX_FILE_BYTES} "
+                              "bytes (this is where it is reached)",
+                              "split the scenario, or see the limits in the README")])
+
+
 def decode_source(path: str, data: bytes) -> SourceFile:
     def fail(message, span=None, hint=None):
         raise SpecError([Diagnostic(message, span, path, hint)])
 
     if len(data) > MAX_FILE_BYTES:
-        fail(f"file is over the limit of {MAX_FILE_BYTES} bytes for a spec")
+        _too_large(path, data, len(data))
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         fail("file is UTF-16; a spec must be UTF-8", hint="save the file as UTF-8")
     if b"\x00" in data:
         offset = data.index(b"\x00")
-        fail(f"file holds binary data (a NUL byte at byte {offset}); a spec is UTF-8 text")
+        raise SpecError([_at_byte(path, data, offset, f"file holds binary data (a NUL byte at "
+                                  f"byte {offset}); a spec is UTF-8 text")])
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

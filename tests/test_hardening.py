@@ -329,3 +329,49 @@ def test_persian_names_are_isolated_for_bidi_viewers():
     assert f"({FSI}" in out
     code, out, err = main("ask", SPECS / "gangster.mafia", "night 1 { shot on doctor }", "--format", "json")
     assert FSI not in out  # machine formats keep the strings as written
+
+
+# ------------------------------------------------------------------ 5. errors with a location
+
+
+def test_binary_data_is_located():
+    code, out, err = main("check", ROOT / "tests/bad/binary_garbage.mafia")
+    assert code == cli.EXIT_INPUT
+    assert "binary_garbage.mafia:1:5: error: file holds binary data" in out
+
+
+def test_too_large_file_is_located(tmp_path):
+    from mafiacheck.limits import MAX_FILE_BYTES
+
+    path = tmp_path / "big.mafia"
+    path.write_text("# x\n" * (MAX_FILE_BYTES // 4 + 10), encoding="utf-8")
+    code, out, err = main("check", path)
+    assert code == cli.EXIT_INPUT
+    assert f"{path}:{MAX_FILE_BYTES // 4 + 1}:1: error: file is {MAX_FILE_BYTES + 40} bytes" in out
+
+
+def test_no_scenario_in_a_file_of_comments_is_located(tmp_path):
+    path = spec_file(tmp_path, "# only\n# comments\n")
+    code, out, err = main("check", path)
+    assert code == cli.EXIT_INPUT
+    assert f"{path}:1:1: error: the spec has no `scenario` declaration" in out
+
+
+@pytest.mark.parametrize("body, where", [
+    ("bound = 50\n", "2:1"), ('select = ["setup", "typo"]\n', "2:1"),
+    ("[tool.mafiacheck.severity]\nMC999 = \"error\"\n", "3:1"), ("bound = \n", "2:9"),
+    ("[tool.mafiacheck.extra]\nx = 1\n", "2:1"), ("rlimit = 99999999999999\n", "2:1"),
+])
+def test_configuration_errors_are_located(tmp_path, body, where):
+    spec = spec_file(tmp_path, TINY)
+    (tmp_path / "pyproject.toml").write_text("[tool.mafiacheck]\n" + body)
+    code, out, err = main("check", spec, "--config", tmp_path / "pyproject.toml")
+    assert code == cli.EXIT_INPUT, out + err
+    assert f"pyproject.toml:{where}: error:" in err
+
+
+def test_explain_without_a_code_lists_the_codes():
+    code, out, err = main("explain")
+    assert code == cli.EXIT_OK, err
+    from mafiacheck import registry
+    assert all(c in out for c in registry.CODES) and out.startswith("MC100")
