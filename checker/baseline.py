@@ -87,6 +87,15 @@ def apply(results: list[FileResult], baseline: Baseline) -> list[FileResult]:
         stale = [e for i, e in wanted.items() if i not in found]
         out.append(replace(r, findings=findings,
                            stale_baseline=sorted(stale, key=lambda e: e["id"])))
+    # Entries of a spec that no longer exists (renamed or deleted) can never match again:
+    # stale too, listed under the first spec checked, each naming its own spec.
+    base = os.path.dirname(os.path.abspath(baseline.path))
+    vanished = [dict(e, spec=e["path"]) for e in baseline.entries
+                if not os.path.exists(os.path.join(base, e["path"]))]
+    if vanished and out:
+        first = next((i for i, r in enumerate(out) if not r.diagnostics), 0)
+        out[first] = replace(out[first], stale_baseline=out[first].stale_baseline + sorted(
+            vanished, key=lambda e: (e["path"], e["id"])))
     return out
 
 

@@ -15,9 +15,11 @@ from typing import TextIO
 
 from . import __version__, baseline, config, limits, registry
 from .errors import Diagnostic, SpecError
-from .loader import collect_paths
+from .loader import STDIN, collect_paths, read_stdin
 from .pipeline import ANALYSES, FileResult, check_file
-from .report import explain, github, json_report, junit, markdown, sarif, text
+from .report import explain, github, json_report, junit, markdown, sarif, statistics, text
+
+STDIN_NAME = "<stdin>"  # how a spec read from standard input is named in reports
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 FORMATS = {"text": text.render, "json": json_report.render}
@@ -65,6 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write the report to FILE instead of standard output")
     check.add_argument("--show-suppressed", action="store_true",
                        help="list acknowledged and baselined findings too (they are always counted)")
+    check.add_argument("--exclude", action="append", default=[], metavar="PATTERNS",
+                       help="comma-separated glob patterns of files and folders to skip when "
+                            "walking folders (besides .gitignore and folders such as .venv)")
+    check.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress on standard error (shown only on a terminal anyway)")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="exit 0 even with findings or inconclusive results (unreadable "
+                            "input, 2, and internal errors, 4, still fail)")
+    check.add_argument("--statistics", action="store_true",
+                       help="print how many findings of each code, instead of the report")
     explain = sub.add_parser("explain", help="what a finding code means")
     explain.add_argument("code", nargs="?", help="a finding code such as MC207 (none: list them)")
     ask = sub.add_parser("ask", help="answer what-if queries about a scenario")
@@ -113,6 +125,7 @@ class CheckPlan:
     options: object  # analyses.encoded.Options
     severity: dict
     baseline: str | None
+    exclude: tuple[str, ...] = ()  # glob patterns skipped when walking folders
 
 
 def plan_check(args) -> CheckPlan:
@@ -132,11 +145,13 @@ def plan_check(args) -> CheckPlan:
     else:
         select = conf.select or tuple(ANALYSES)
     bound = args.bound if args.bound is not None else (conf.bound or 1)
-    if not 1 <= bound <= 20:
-        raise bad("--bound must be between 1 and 20")
+    if not 1 <= bound <= limits.MAX_BOUND:
+        raise bad(f"--bound must be between 1 and {limits.MAX_BOUND}")
     timeout, rlimit = solver_limits(args, conf.timeout, conf.rlimit)
+    exclude = conf.exclude + tuple(p.strip() for arg in getattr(args, "exclude", []) or []
+                                   for p in arg.split(",") if p.strip())
     return CheckPlan(select, Options(bound=bound, timeout=timeout, rlimit=rlimit), conf.severity,
-                     args.baseline or conf.baseline)
+                     args.baseline or conf.baseline, exclude)
 
 
 def solver_limits(args, timeout: float | None = None, rlimit: int | None = None,
@@ -153,26 +168,74 @@ def solver_limits(args, timeout: float | None = None, rlimit: int | None = None,
     return timeout, rlimit
 
 
-def check_results(paths: list[str], plan: CheckPlan) -> list[FileResult]:
-    """Every spec under `paths` checked, with the baseline applied if there is one."""
-    found, problems = collect_paths(paths)
+def check_results(paths: list[str], plan: CheckPlan, progress: TextIO | None = None) -> list[FileResult]:
+    """Every spec under `paths` checked, with the baseline applied if there is one.
+    `progress`: where to say what is being checked (a terminal's standard error), or None."""
+    found, problems = collect_paths(paths, plan.exclude)
     results = [FileResult(d.path, diagnostics=[d]) for d in problems]
-    results += _check_all(found, plan)
+    results += _check_all(found, plan, progress)
     if plan.baseline:
         results = baseline.apply(results, baseline.load(plan.baseline))
     return results
 
 
-def _check_all(paths: list[str], plan: CheckPlan) -> list[FileResult]:
+def _check_all(paths: list[str], plan: CheckPlan, progress: TextIO | None = None) -> list[FileResult]:
     """Each spec in its own process, as many at once as there are cores: the specs share
     nothing (every question has its own Z3 context), so the report is the same as one at a
     time, in the same order, in about half the time on two cores."""
-    workers = min(len(paths), os.cpu_count() or 1)
+    files = [p for p in paths if p != STDIN]
+    workers = min(len(files), os.cpu_count() or 1)
+    # In this process progress goes to the stream given; a worker process can only reach our
+    # standard error, which it shares (progress is only shown when that is a terminal).
+    say = functools.partial(_say_to, progress) if progress is not None else None
+    done: dict[str, FileResult] = {}
+    if STDIN in paths:  # read here: a worker process has no standard input of ours
+        try:
+            source = read_stdin()
+        except SpecError as exc:
+            done[STDIN] = FileResult(STDIN_NAME, diagnostics=exc.diagnostics)
+        else:
+            done[STDIN] = check_file(STDIN_NAME, plan.select, plan.options, plan.severity,
+                                     progress=say, source=source)
     if workers < 2:
-        return [check_file(p, plan.select, plan.options, plan.severity) for p in paths]
-    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
-        jobs = [pool.submit(check_file, p, plan.select, plan.options, plan.severity) for p in paths]
-        return [job.result() for job in jobs]
+        for i, p in enumerate(files, 1):
+            done[p] = check_file(p, plan.select, plan.options, plan.severity, progress=say)
+            _spec_done(progress, i, len(files), p)
+    else:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
+            remote = _say_progress if progress is not None else None
+            jobs = {p: pool.submit(check_file, p, plan.select, plan.options, plan.severity,
+                                   progress=remote) for p in files}
+            for i, p in enumerate(files, 1):
+                done[p] = jobs[p].result()
+                _spec_done(progress, i, len(files), p)
+    return [done[p] for p in paths]
+
+
+def _say_to(stream: TextIO, message: str) -> None:
+    stream.write(f"mafiacheck: {message}\n")
+    stream.flush()
+
+
+def _say_progress(message: str) -> None:
+    """Progress from a worker process (a module-level function: it is pickled by name)."""
+    _say_to(sys.stderr, message)
+
+
+def _spec_done(progress: TextIO | None, index: int, total: int, path: str) -> None:
+    if progress is not None:
+        progress.write(f"mafiacheck: [{index}/{total}] {path} done\n")
+        progress.flush()
+
+
+def _wants_progress(args, err: TextIO) -> bool:
+    """Progress only for a person watching: standard error a terminal, and no -q."""
+    if args.quiet:
+        return False
+    try:
+        return err.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _ignore_interrupts() -> None:
@@ -182,27 +245,42 @@ def _ignore_interrupts() -> None:
 
 
 def run_check(args, out: TextIO, err: TextIO) -> int:
+    code = _run_check(args, out, err)
+    if args.exit_zero and code in (EXIT_FINDINGS, EXIT_INCONCLUSIVE):
+        return EXIT_OK
+    return code
+
+
+def _run_check(args, out: TextIO, err: TextIO) -> int:
     try:
         plan = plan_check(args)
         if args.write_baseline:
             plan = replace(plan, baseline=None)
-        results = check_results(args.paths, plan)
+        results = check_results(args.paths, plan, err if _wants_progress(args, err) else None)
     except SpecError as exc:
         for d in exc.diagnostics:
-            err.write(d.render() + "\n")
+            err.write(d.render(d.line_text) + "\n")
         return EXIT_INPUT
-    render = CHECK_FORMATS[args.format]
-    if args.format in ("text", "markdown"):
-        render = functools.partial(render, show_suppressed=args.show_suppressed)
-    report = render(results)
+    if args.statistics:
+        report = statistics.render(results)
+    else:
+        render = CHECK_FORMATS[args.format]
+        if args.format in ("text", "markdown"):
+            render = functools.partial(render, show_suppressed=args.show_suppressed)
+        report = render(results)
+    if args.format == "github" and not args.statistics:
+        for warning in github.step_summary(results):
+            err.write(f"mafiacheck: {warning}\n")
     if args.output:
         try:
             Path(args.output).write_text(report, encoding="utf-8")
         except OSError as exc:
             err.write(f"mafiacheck: cannot write {args.output}: {exc}\n")
             return EXIT_INPUT
-    else:
-        out.write(report)
+    elif not _write(out, report):
+        # The reader went away (`… | head`): what was read of the report is all it wanted,
+        # and the exit code is the run's, as for a report written in full.
+        return exit_code(results)
     if args.write_baseline:
         if any(r.diagnostics for r in results):
             err.write("mafiacheck: no baseline written: some specs could not be read\n")
@@ -219,6 +297,25 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
         # What is left once the new baseline applies: only inconclusive results can be.
         return exit_code(baseline.apply(results, recorded))
     return exit_code(results)
+
+
+def _write(out: TextIO, text: str) -> bool:
+    """Write and flush; False when the reader has gone (a closed pipe)."""
+    try:
+        out.write(text)
+        out.flush()
+        return True
+    except BrokenPipeError:
+        _quiet_stdout()
+        return False
+
+
+def _quiet_stdout() -> None:
+    # Point stdout at devnull so the interpreter's final flush does not complain either.
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _load_spec(path: str, err: TextIO):
@@ -356,12 +453,9 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     try:
         return _interruptible(lambda: _dispatch(args, out, err), err)
     except BrokenPipeError:
-        # The reader went away (`mafiacheck … | head`): stop quietly, as Unix tools do. Point
-        # stdout at devnull so the interpreter's final flush does not complain either.
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
+        # The reader went away (`mafiacheck … | head`) before the command knew its result:
+        # stop quietly, as Unix tools do.
+        _quiet_stdout()
         return EXIT_FINDINGS
     except KeyboardInterrupt:
         err.write("mafiacheck: interrupted\n")

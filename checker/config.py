@@ -6,6 +6,7 @@
     rlimit = 20000000              # solver resource limit per question (as --rlimit)
     select = ["setup", "contradiction", "undefined"]   # analyses to run (as --select)
     baseline = "mafiacheck-baseline.json"             # as --baseline, relative to this file
+    exclude = ["drafts"]           # glob patterns skipped when walking folders (as --exclude)
     [tool.mafiacheck.severity]
     MC201 = "error"                # a code's severity in this project
 
@@ -31,7 +32,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from .errors import Diagnostic, SpecError
 from .registry import CODES
 from .findings import SEVERITIES
-from .limits import rlimit_problem, timeout_problem
+from .limits import MAX_BOUND, rlimit_problem, timeout_problem
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,10 @@ class Config:
     select: tuple[str, ...] | None = None
     baseline: str | None = None
     severity: dict[str, str] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()  # glob patterns skipped when walking folders
 
 
-KEYS = ("bound", "timeout", "rlimit", "select", "baseline", "severity")
+KEYS = ("bound", "timeout", "rlimit", "select", "baseline", "severity", "exclude")
 
 
 def find(start: str | None = None) -> str | None:
@@ -132,8 +134,8 @@ def load(path: str, kinds: tuple[str, ...]) -> Config:
         return value
 
     bound = typed("bound", int, "an integer")
-    if bound is not None and not 1 <= bound <= 20:
-        raise bad("`bound` must be between 1 and 20", key="bound")
+    if bound is not None and not 1 <= bound <= MAX_BOUND:
+        raise bad(f"`bound` must be between 1 and {MAX_BOUND}", key="bound")
     timeout = typed("timeout", (int, float), "a number of seconds")
     if timeout is not None and timeout_problem(timeout):
         raise bad(f"`timeout` {timeout_problem(timeout)}", key="timeout")
@@ -167,5 +169,8 @@ def load(path: str, kinds: tuple[str, ...]) -> Config:
         if CODES[code.upper()].kind == "inconclusive" and level != "error":
             raise bad("an inconclusive result always fails the gate; its severity cannot be "
                       "lowered", key=code)
+    exclude = table.get("exclude", [])
+    if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):
+        raise bad("`exclude` must be a list of glob patterns", key="exclude")
     return Config(path, bound, float(timeout) if timeout is not None else None, rlimit, select,
-                  baseline, {c.upper(): v for c, v in severity.items()})
+                  baseline, {c.upper(): v for c, v in severity.items()}, tuple(exclude))

@@ -9,25 +9,31 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 from .errors import Diagnostic, SpecError
 from .limits import MAX_FILE_BYTES, MAX_NESTING
 from .source import SourceFile
+from .walk import spec_files
 from .text import BIDI_REORDER, bidi_controls, char_name, code_chars, odd_line_breaks
 
 SPEC_SUFFIX = ".mafia"
+STDIN = "-"  # a path argument meaning standard input
 
 
-def collect_paths(args: list[str]) -> tuple[list[str], list[Diagnostic]]:
+def collect_paths(args: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str], list[Diagnostic]]:
     """Expand files and folders given on the command line into spec paths, in a stable
-    order. Folders are searched recursively for *.mafia files."""
+    order. Folders are searched recursively for *.mafia files, skipping what walk.py
+    excludes; `-` (standard input) and files named outright are always taken."""
     paths: list[str] = []
     problems: list[Diagnostic] = []
     for arg in args:
         p = Path(arg)
-        if p.is_dir():
-            found = sorted(str(f) for f in p.rglob(f"*{SPEC_SUFFIX}") if f.is_file())
+        if arg == STDIN:
+            paths.append(arg)
+        elif p.is_dir():
+            found = spec_files(arg, (SPEC_SUFFIX,), exclude)
             if not found:
                 problems.append(Diagnostic(f"no {SPEC_SUFFIX} files in this folder", None, arg))
             paths.extend(found)
@@ -36,6 +42,17 @@ def collect_paths(args: list[str]) -> tuple[list[str], list[Diagnostic]]:
         else:
             problems.append(Diagnostic("no such file or folder", None, arg))
     return paths, problems
+
+
+def read_stdin(path: str = "<stdin>") -> SourceFile:
+    """The spec on standard input (`-`), read as a file is, under the name `path`."""
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        data = stream.read(MAX_FILE_BYTES + 1) if stream is not None else \
+            sys.stdin.read().encode("utf-8")
+    except OSError as exc:
+        raise SpecError([Diagnostic(f"cannot read standard input: {exc.strerror or exc}", None, path)]) from None
+    return decode_source(path, data)
 
 
 def read_source(path: str) -> SourceFile:

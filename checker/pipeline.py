@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 
@@ -68,12 +68,16 @@ class FileResult:
 
 def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
                options: Options | None = None,
-               severity: Mapping[str, str] | None = None) -> FileResult:
+               severity: Mapping[str, str] | None = None,
+               progress: Callable[[str], None] | None = None,
+               source: SourceFile | None = None) -> FileResult:
     """Every selected analysis on one spec. `severity` overrides codes' severities (from the
-    project's configuration); findings come out with their stable ids, acknowledged ones marked."""
+    project's configuration); findings come out with their stable ids, acknowledged ones marked.
+    `progress` is told each analysis as it starts; `source` is the spec already read (from
+    standard input) instead of the file at `path`."""
     result = FileResult(path, analyses=tuple(select))
     try:
-        result.source = read_source(path)
+        result.source = source if source is not None else read_source(path)
         spec = build(parse(result.source), result.source)
         result.scenario = resolve(spec)
     except SpecError as exc:
@@ -87,6 +91,8 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     options = options or Options()
     encodings = None
     for kind in select:
+        if progress is not None:
+            progress(f"{path}: {kind}")
         before = len(result.findings)
         try:
             encodings = _run(kind, result, select, options, encodings)
@@ -100,6 +106,8 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
         result.findings[before:] = [f if f.analyses else replace(f, analyses=(kind,))
                                     for f in result.findings[before:]]
     result.findings.sort(key=lambda f: (list(ANALYSES).index(f.kind) if f.kind in ANALYSES else 99,) + f.sort_key())
+    # Each rule id once: two spec lines citing the same rule are one citation.
+    result.findings = [replace(f, rules=tuple(dict.fromkeys(f.rules))) for f in result.findings]
     if severity:
         result.findings = [replace(f, severity=severity.get(f.code, f.severity))
                            for f in result.findings]

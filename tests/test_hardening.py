@@ -7,6 +7,7 @@ about signals, FIFOs and tracebacks run the real entry point in a subprocess.
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import subprocess
@@ -375,3 +376,193 @@ def test_explain_without_a_code_lists_the_codes():
     assert code == cli.EXIT_OK, err
     from mafiacheck import registry
     assert all(c in out for c in registry.CODES) and out.startswith("MC100")
+
+
+# ------------------------------------------------------------------ 6. CI manners
+
+COUNT_MISMATCH = BROKEN / "composition_count_mismatch.mafia"  # setup errors only: fast
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal, quiet, shown", [(True, False, True), (True, True, False),
+                                                    (False, False, False)])
+def test_progress_only_on_a_terminal_and_not_with_q(terminal, quiet, shown):
+    out, err = io.StringIO(), (_Terminal() if terminal else io.StringIO())
+    args = ["check", str(SPECS / "gangster.mafia"), "--select", "setup"] + (["-q"] if quiet else [])
+    cli.main(args, out, err)
+    assert ("mafiacheck: [1/1]" in err.getvalue() and ": setup" in err.getvalue()) == shown
+    assert "mafiacheck:" not in out.getvalue()
+
+
+def test_stdin_for_check_and_fmt():
+    text = (SPECS / "gangster.mafia").read_text(encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "mafiacheck", "check", "-", "--select", "setup"],
+                          input=text, capture_output=True, text=True, encoding="utf-8", cwd=ROOT)
+    assert proc.returncode == 0 and "<stdin>: gangster" in proc.stdout, proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "mafiacheck", "fmt", "-"], input='scenario  t "T" {  prefix TT }\n',
+                          capture_output=True, text=True, encoding="utf-8", cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == 'scenario t "T" { prefix TT }\n', proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "mafiacheck", "fmt", "-", "--check"], input='scenario  t "T" { prefix TT }\n',
+                          capture_output=True, text=True, encoding="utf-8", cwd=ROOT)
+    assert proc.returncode == 1 and "would reformat <stdin>" in proc.stdout
+
+
+def test_exit_zero_and_statistics():
+    code, out, err = main("check", COUNT_MISMATCH, "--no-config", "--select", "setup", "--exit-zero")
+    assert code == cli.EXIT_OK and "error[MC101]" in out
+    code, out, err = main("check", ROOT / "tests/bad/binary_garbage.mafia", "--exit-zero")
+    assert code == cli.EXIT_INPUT  # an unreadable input still fails
+    code, out, err = main("check", COUNT_MISMATCH, "--no-config", "--select", "setup", "--statistics")
+    assert code == cli.EXIT_FINDINGS
+    first = out.split("\n")[0].split()
+    assert first[:3] == ["1", "MC101", "composition-count-mismatch"] and "error[" not in out
+
+
+def test_folders_skip_venv_gitignore_and_excludes(tmp_path):
+    (tmp_path / ".git").mkdir()
+    for folder in (".venv/lib", "kept", "ignored", "drafts", "kept/build"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    for name in (".venv/lib/x.mafia", "kept/a.mafia", "kept/b.mafia", "ignored/c.mafia",
+                 "drafts/d.mafia", "kept/scratch.mafia", "kept/build/e.mafia"):
+        (tmp_path / name).write_text(TINY, encoding="utf-8")
+    (tmp_path / ".gitignore").write_text("ignored/\n*scratch*\n!kept/b.mafia\n")
+    code, out, err = main("check", tmp_path, "--no-config", "--select", "setup", "--exclude", "drafts")
+    checked = sorted(Path(line.split(": ")[0]).relative_to(tmp_path).as_posix()
+                     for line in out.split("\n") if line.startswith(str(tmp_path)) and ": tiny" in line)
+    assert checked == ["kept/a.mafia", "kept/b.mafia"], out
+    # A file named outright is always checked.
+    code, out, err = main("check", tmp_path / ".venv/lib/x.mafia", "--select", "setup", "--no-config")
+    assert "x.mafia: tiny" in out
+
+
+def test_configured_exclude(tmp_path):
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "a.mafia").write_text(TINY, encoding="utf-8")
+    (tmp_path / "drafts/b.mafia").write_text("garbage", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.mafiacheck]\nexclude = ["drafts"]\n')
+    code, out, err = main("check", tmp_path, "--select", "setup", "--config", tmp_path / "pyproject.toml")
+    assert code == cli.EXIT_OK and "b.mafia" not in out, out + err
+
+
+def test_a_clean_run_into_a_closed_pipe_exits_0():
+    proc = subprocess.Popen([sys.executable, "-m", "mafiacheck", "check", "specs", "--select", "setup"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # as `| head -0` does: the report has nowhere to go
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0, err
+    assert "Traceback" not in err
+
+
+def _stale_setup(tmp_path):
+    spec = tmp_path / "tie.mafia"
+    spec.write_text(COUNT_MISMATCH.read_text(encoding="utf-8"), encoding="utf-8")
+    assert main("check", spec, "--no-config", "--select", "setup", "--write-baseline",
+                tmp_path / "base.json")[0] == 0
+    data = json.loads((tmp_path / "base.json").read_text())
+    gone = dict(data["findings"][0], path="renamed_away.mafia", id="MC101-0000000000")
+    data["findings"].append(gone)
+    (tmp_path / "base.json").write_text(json.dumps(data))
+    return spec
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "junit", "github", "text"])
+def test_stale_baseline_entries_in_every_format(tmp_path, fmt):
+    spec = _stale_setup(tmp_path)
+    code, out, err = main("check", spec, "--no-config", "--select", "setup", "--baseline",
+                          tmp_path / "base.json", "--format", fmt)
+    assert code == cli.EXIT_OK, out + err
+    assert "MC101-0000000000" in out and "renamed_away.mafia" in out, out
+
+
+def test_github_step_summary_and_annotation_limit(tmp_path, monkeypatch):
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    many = tmp_path / "many.mafia"
+    roles = "".join(f"role r{i} {{ side town }}\n" for i in range(12))
+    many.write_text(TINY + roles, encoding="utf-8")
+    code, out, err = main("check", many, "--no-config", "--select", "setup", "--format", "github")
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("## mafiacheck") and "many.mafia" in text and "12 warnings" in text
+    assert "12 warning annotations" in err and "GitHub shows" in out
+
+
+def test_sarif_uris_are_relative_to_the_repository(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "specs").mkdir()
+    spec = tmp_path / "specs" / "tie.mafia"
+    spec.write_text(COUNT_MISMATCH.read_text(encoding="utf-8"), encoding="utf-8")
+    elsewhere = tmp_path / "specs"
+    monkeypatch.chdir(elsewhere)  # not the root: URIs must not depend on it
+    code, out, err = main("check", "tie.mafia", "--no-config", "--select", "setup", "--format", "sarif")
+    run = json.loads(out)["runs"][0]
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.resolve().as_uri() + "/"
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"] for loc in r["locations"]}
+    assert uris == {"specs/tie.mafia"}
+
+
+def test_markdown_header_names_what_was_checked():
+    code, out, err = main("check", COUNT_MISMATCH, "--no-config", "--select", "setup", "--format", "markdown")
+    assert out.startswith(f"# What mafiacheck finds in `{COUNT_MISMATCH}`")
+    assert "bundled" not in out.split("\n## ")[0]
+
+
+def test_summary_counts_agree_across_formats():
+    from mafiacheck.report.summary import count, sentence
+
+    paths = [SPECS / "godfather_jack.mafia", COUNT_MISMATCH]
+    args = ["check", *paths, "--no-config", "--select", "setup"]
+    text = main(*args)[1].rstrip("\n").split("\n")[-1]
+    github = main(*args, "--format", "github")[1].rstrip("\n").split("\n")[-1]
+    markdown = main(*args, "--format", "markdown")[1]
+    data = json.loads(main(*args, "--format", "json")[1])["summary"]
+    assert github == "mafiacheck: " + text
+    assert text + "." in markdown
+    assert text.startswith(f"2 specs checked, {data['errors']} error")
+    assert f"{data['warnings']} warning" in text
+
+
+def test_citations_are_not_repeated():
+    from mafiacheck.findings import Finding
+    from mafiacheck.report.text import cited
+
+    f = Finding("MC203", "undefined", "error", "open question (G2-A12)", None,
+                rules=("G2-R36", "G2-A12", "G2-R36", "G2-R05"))
+    assert cited(f) == " [G2-R36, G2-R05]"
+
+
+def test_version_in_one_place_changelog_and_license():
+    import importlib.metadata
+
+    import mafiacheck
+
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'dynamic = ["version"]' in pyproject and "\nversion =" not in pyproject.split("[tool.setuptools.dynamic]")[0]
+    assert importlib.metadata.version("mafiacheck") == mafiacheck.__version__
+    assert f"## {mafiacheck.__version__}" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+
+
+def test_junit_children_in_schema_order():
+    """The common (Jenkins) schema: a testcase holds skipped, then error, then failure, then
+    its output. A testcase with an error-level finding and an inconclusive one has both."""
+    import xml.etree.ElementTree as ET
+    from dataclasses import replace
+
+    from mafiacheck.findings import Finding
+    from mafiacheck.pipeline import check_file
+    from mafiacheck.report import junit
+
+    result = check_file(str(COUNT_MISMATCH), ("setup",))
+    result.findings.append(Finding("MC200", "inconclusive", "error", "undecided", None,
+                                   analyses=("setup",)))
+    result.findings = [replace(f, analyses=f.analyses or ("setup",)) for f in result.findings]
+    order = {"skipped": 0, "error": 1, "failure": 2, "system-out": 3, "system-err": 4}
+    cases = list(ET.fromstring(junit.render([result])).iter("testcase"))
+    tags = [[child.tag for child in case] for case in cases]
+    assert ["error", "failure"] in [[t for t in ts if t in ("error", "failure")] for ts in tags]
+    for ts in tags:
+        assert [order[t] for t in ts] == sorted(order[t] for t in ts), ts
