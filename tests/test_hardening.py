@@ -566,3 +566,18 @@ def test_junit_children_in_schema_order():
     assert ["error", "failure"] in [[t for t in ts if t in ("error", "failure")] for ts in tags]
     for ts in tags:
         assert [order[t] for t in ts] == sorted(order[t] for t in ts), ts
+
+
+def test_junit_root_has_no_skipped_count_and_github_paths_are_repository_relative(tmp_path, monkeypatch):
+    import xml.etree.ElementTree as ET
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "specs").mkdir()
+    spec = tmp_path / "specs" / "tie.mafia"
+    spec.write_text(COUNT_MISMATCH.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "specs")
+    out = main("check", "tie.mafia", "--no-config", "--select", "setup", "--format", "junit")[1]
+    root = ET.fromstring(out)
+    assert "skipped" not in root.attrib and all("skipped" in s.attrib for s in root.iter("testsuite"))
+    out = main("check", "tie.mafia", "--no-config", "--select", "setup", "--format", "github")[1]
+    assert "file=specs/tie.mafia," in out

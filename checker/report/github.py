@@ -16,7 +16,7 @@ from .. import registry
 from ..findings import Finding
 from ..pipeline import FileResult
 from ..source import Span
-from .paths import workspace_path
+from .paths import repository_path, workspace_path
 from . import people, summary
 from .text import cited, stale_note, witness_lines
 
@@ -41,7 +41,10 @@ def command(name: str, message: str, **props) -> str:
 def location(path: str, span: Span | None) -> dict:
     """file, line, col, endLine, endColumn. GitHub takes columns only on one line, and its
     end column is the last character's (inclusive); ours is just past it."""
-    props: dict = {"file": workspace_path(path) or path}
+    # GitHub resolves an annotation's file against the repository's root, not the step's
+    # working directory.
+    found = repository_path(path)
+    props: dict = {"file": found[0] if found else (workspace_path(path) or path)}
     if span is None:
         return props
     props.update(line=span.line, endLine=span.end_line)
