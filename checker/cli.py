@@ -362,13 +362,11 @@ def run_ask(args, out: TextIO, err: TextIO) -> int:
             failures += failed
             gaps += known
     if args.format == "json":
-        out.write(answer_report.render_json(results, failures, gaps))
+        report = answer_report.render_json(results, failures, gaps)
     else:
-        out.write(answer_report.render_text(results))
-        for g in gaps:
-            out.write(f"KNOWN GAP: {g}\n")
-        for f in failures:
-            out.write(f"EXPECTATION FAILED: {f}\n")
+        report = (answer_report.render_text(results) + "".join(f"KNOWN GAP: {g}\n" for g in gaps)
+                  + "".join(f"EXPECTATION FAILED: {f}\n" for f in failures))
+    _write(out, report)  # a reader that stops early (`| head`) does not change the answer
     if failures:
         return EXIT_FINDINGS
     # An open question the solver could not answer is no pass, as in `check`.
@@ -406,7 +404,7 @@ def run_simulate(args, out: TextIO, err: TextIO) -> int:
         return _report_input_error(exc, source.text if source else _text_of(args.script), err)
     log = simulate(scenario, bound)
     rendered = log.render(args.format)
-    out.write(people.lines(rendered.split("\n")) if args.format == "text" else rendered)
+    _write(out, people.lines(rendered.split("\n")) if args.format == "text" else rendered)
     return log.exit_code
 
 

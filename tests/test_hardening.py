@@ -448,8 +448,10 @@ def test_configured_exclude(tmp_path):
     assert code == cli.EXIT_OK and "b.mafia" not in out, out + err
 
 
-def test_a_clean_run_into_a_closed_pipe_exits_0():
-    proc = subprocess.Popen([sys.executable, "-m", "mafiacheck", "check", "specs", "--select", "setup"],
+@pytest.mark.parametrize("args", [["check", "specs", "--select", "setup"],
+                                  ["ask", "specs/gangster.mafia", "examples/whatif/gangster.query"]])
+def test_a_clean_run_into_a_closed_pipe_exits_0(args):
+    proc = subprocess.Popen([sys.executable, "-m", "mafiacheck", *args],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # as `| head -0` does: the report has nowhere to go
     err = proc.stderr.read().decode()
