@@ -8,7 +8,6 @@ import os
 import signal
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
@@ -202,6 +201,8 @@ def _check_all(paths: list[str], plan: CheckPlan, progress: TextIO | None = None
             done[p] = check_file(p, plan.select, plan.options, plan.severity, progress=say)
             _spec_done(progress, i, len(files), p)
     else:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
             remote = _say_progress if progress is not None else None
             jobs = {p: pool.submit(check_file, p, plan.select, plan.options, plan.severity,

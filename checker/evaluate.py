@@ -55,6 +55,9 @@ class State:
     # (ability, seat) -> the phases of the ability in a row, up to the last one played, in
     # which the seat made no use of it (only for the abilities a spec asks `idle(p, A)` of)
     idle: dict = field(default_factory=dict)
+    # seat -> the role dealt at the start: a moderator's log names each seat by it throughout,
+    # so a converted player keeps one name (and a conversion is reported as a change)
+    dealt: tuple = ()
 
     def clone(self) -> "State":
         return State(
@@ -65,7 +68,8 @@ class State:
             self_uses=dict(self.self_uses), last_targets=dict(self.last_targets),
             pending=self.pending, delayed=self.delayed, links=dict(self.links),
             revealed=self.revealed, phase_index=self.phase_index, drawn=self.drawn,
-            readings=dict(self.readings), uses_open=dict(self.uses_open), idle=dict(self.idle))
+            readings=dict(self.readings), uses_open=dict(self.uses_open), idle=dict(self.idle),
+            dealt=self.dealt)
 
     def key(self) -> tuple:
         """A hashable summary, to tell apart outcomes that differ in anything that matters."""
@@ -89,7 +93,7 @@ def initial_state(scenario: Scenario, seats: tuple[str, ...], settings: dict | N
     """The state before the first phase: everyone alive, counters at their initial values."""
     values = {s.name.key: None for s in scenario.settings}
     state = State(roles=list(seats), sides=[scenario.role_by_key[r].side for r in seats],
-                  alive=[True] * len(seats), left_by=[None] * len(seats))
+                  alive=[True] * len(seats), left_by=[None] * len(seats), dealt=tuple(seats))
     for s in scenario.settings:
         values[s.name.key] = Evaluator(scenario, state).value(s.default, {})
     values.update(settings or {})

@@ -54,8 +54,8 @@ from lark.exceptions import UnexpectedInput
 
 from .errors import Diagnostic, SpecError
 from .loader import STDIN, decode_source, read_source, read_stdin
+from .parser import cached_lark, parse
 from .walk import spec_files
-from .parser import START_RULES, grammar_text, parse
 from .source import SourceFile
 
 # Files searched for in folders; a file named on the command line is formatted whatever its
@@ -85,8 +85,7 @@ def start_rule_for(path: str) -> str:
 @lru_cache(maxsize=1)
 def _token_parser() -> Lark:
     # The project's grammar, keeping every token (keywords and punctuation too) in the tree.
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=True, keep_all_tokens=True, start=list(START_RULES))
+    return cached_lark(keep_all_tokens=True)
 
 
 # ------------------------------------------------------------------ the public functions

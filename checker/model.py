@@ -158,6 +158,9 @@ class Ability:
     # rulebook does not say; `blocked_why` says so) — see `blocked uses …`.
     blocked_uses: str = "count"
     blocked_why: str | None = None
+    # `mandatory`: a use must be made whenever one is legal; with no legal use the
+    # obligation lapses for that phase.
+    mandatory: bool = False
 
     @property
     def display(self) -> str:

@@ -2,40 +2,54 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-
-from . import ast
-from .analyses import (ambiguous_order, ambiguous_resolution, contradiction, dead_rule, setup,
-                       stalemate, undefined, unreachable_win, win_overlap)
-from .analyses.encoded import Encoded, Options
-from .registry import INTERNAL_ERROR
-from .build import build
-from .confusables import mixed_script_names
 from .errors import Diagnostic, SpecError
 from .findings import Finding
-from .fingerprint import assign_ids
 from .loader import read_source
-from .model import Scenario
-from .parser import parse
-from .resolve import resolve
+from .registry import INTERNAL_ERROR
 from .source import SourceFile
-from .suppress import acknowledge
+
+# The parser (Lark), the resolver and the analyses (Z3) are imported where they are used, so
+# that `mafiacheck --help`, `explain` and `fmt` start without them.
+if TYPE_CHECKING:
+    from . import ast
+    from .model import Scenario
+
+
+class _Analyses(Mapping):
+    """Kind -> its `analyse` function, the module imported on first use: commands that run no
+    analysis (`--help`, `explain`, `fmt`) then never load Z3 and the encoder."""
+
+    def __init__(self, modules: dict[str, str]):
+        self._modules = modules
+
+    def __getitem__(self, kind: str):
+        return importlib.import_module(f"{__package__}.analyses.{self._modules[kind]}").analyse
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
 
 # Analyses by kind, in the order they run and report. `setup` reads the model; the others
 # ask the Z3 encoding of each composition.
-ANALYSES = {
-    "setup": setup.analyse,
-    "contradiction": contradiction.analyse,
-    "ambiguous-order": ambiguous_order.analyse,
-    "ambiguous-resolution": ambiguous_resolution.analyse,
-    "undefined": undefined.analyse,
-    "win-overlap": win_overlap.analyse,
-    "stalemate": stalemate.analyse,
-    "unreachable-win": unreachable_win.analyse,
-    "dead-rule": dead_rule.analyse,
-}
+ANALYSES = _Analyses({
+    "setup": "setup",
+    "contradiction": "contradiction",
+    "ambiguous-order": "ambiguous_order",
+    "ambiguous-resolution": "ambiguous_resolution",
+    "undefined": "undefined",
+    "win-overlap": "win_overlap",
+    "stalemate": "stalemate",
+    "unreachable-win": "unreachable_win",
+    "dead-rule": "dead_rule",
+})
 # Analyses that play games through the interpreter: they take the options, and the encodings
 # of the compositions the encoder covers.
 INTERPRETED: set = set()
@@ -44,12 +58,17 @@ ENCODED = {"contradiction", "ambiguous-order", "ambiguous-resolution", "undefine
 
 
 def load_ast(path: str) -> tuple[SourceFile, ast.Spec]:
+    from .build import build
+    from .parser import parse
+
     source = read_source(path)
     return source, build(parse(source), source)
 
 
 def load(path: str) -> Scenario:
     """Read, parse and resolve one spec; raise SpecError with located diagnostics."""
+    from .resolve import resolve
+
     _, spec = load_ast(path)
     return resolve(spec)
 
@@ -75,6 +94,13 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     project's configuration); findings come out with their stable ids, acknowledged ones marked.
     `progress` is told each analysis as it starts; `source` is the spec already read (from
     standard input) instead of the file at `path`."""
+    from .build import build
+    from .confusables import mixed_script_names
+    from .fingerprint import assign_ids
+    from .parser import parse
+    from .resolve import resolve
+    from .suppress import acknowledge
+
     result = FileResult(path, analyses=tuple(select))
     try:
         result.source = source if source is not None else read_source(path)
@@ -86,6 +112,8 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     except RecursionError:
         result.diagnostics = [Diagnostic("the spec is nested too deeply to read", None, path)]
         return result
+    from .analyses.encoded import Options
+
     if "setup" in select:
         result.findings.extend(mixed_script_names(result.source))
     options = options or Options()
@@ -119,6 +147,8 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
 
 def _run(kind, result, select, options, encodings):
     """Run one analysis; the Z3 ones share the encodings, built on first use."""
+    from .analyses.encoded import Encoded
+
     if kind not in ENCODED and kind not in INTERPRETED:
         result.findings.extend(ANALYSES[kind](result.scenario))
         return encodings

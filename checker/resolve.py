@@ -17,6 +17,7 @@ from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_PO
                     Acknowledgement, Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
                     StartOption, Team)
 from .source import Span
+from .vocabulary import nodes
 
 # What a name in an expression can denote, by namespace.
 VALUE_SPACES = ("side", "role", "setting", "memory", "item", "kind", "option", "variant")
@@ -674,7 +675,8 @@ class Resolver:
                        tuple(conditions), effects, optional, clause_cites, d.cites, d.span,
                        d.name.span, d.clauses,
                        blocked_uses=blocked[0].mode if blocked else "count",
-                       blocked_why=blocked[0].text if blocked else None)
+                       blocked_why=blocked[0].text if blocked else None,
+                       mandatory=any(c.keyword == "mandatory" for c in d.clauses))
 
     def _actor(self, actor: ast.Actor, is_card: bool) -> None:
         if actor.kind == "role":
@@ -1041,14 +1043,7 @@ class Resolver:
 
 def _walk_cites(value):
     """Every rule id cited anywhere in the declarations, in the order written."""
-    if isinstance(value, ast.RuleRef):
-        yield value
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _walk_cites(item)
-    elif hasattr(value, "__dataclass_fields__"):
-        for name in value.__dataclass_fields__:
-            yield from _walk_cites(getattr(value, name))
+    return (x for x in nodes(value) if isinstance(x, ast.RuleRef))
 
 
 def resolve(spec: ast.Spec) -> Scenario:

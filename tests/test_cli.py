@@ -228,8 +228,8 @@ query must_stay "does the saved Detective stay through the next round?" {
   must stays detective within 1
   expect answer no
 }
-query can_town "can the town win within two rounds?" {
-  can winner town within 2
+query can_town "can the town win within three rounds?" {
+  can winner town within 3
   expect answer yes
 }
 ''', encoding="utf-8")

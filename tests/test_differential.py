@@ -67,11 +67,21 @@ def test_interpreter_and_encoding_agree_on_generated_phases(name, seed):
 
 
 def test_agreement_on_an_ambiguous_night():
-    # CO-A01: the Hostage-taker blocks the Doctor whom the Guard protects. Two outcomes.
+    # Two blocking steps with no declared order: the Boss takes the Guard hostage while the
+    # Guard shields himself. Two outcomes.
+    scenario = load(str(ROOT / "examples" / "broken" / "hostage_and_shield_unordered.mafia"))
+    verdict = first_phase_verdict(
+        scenario, "query q { night 1 { hostage on guard  shield on guard  shot on doc } }")
+    assert verdict.agree and verdict.detail == "2 outcome(s) agree"
+
+
+def test_agreement_on_a_guarded_night():
+    # CO-R14: the Hostage-taker blocks the Doctor whom the Guard protects; the Guard's
+    # protection is resolved first (`resolve guard_protect before hostage`). One outcome.
     scenario = SCENARIOS["commando"]
     verdict = first_phase_verdict(
         scenario, "query q { night 1 { guard_protect on doctor  hostage on doctor  shot on detective  save on detective } }")
-    assert verdict.agree and verdict.detail == "2 outcome(s) agree"
+    assert verdict.agree and verdict.detail == "1 outcome(s) agree"
 
 
 @pytest.mark.parametrize("script, outcomes", [
@@ -192,5 +202,6 @@ def test_a_card_is_played_by_one_player_a_phase():
         return BoundUse("face_change", actor, (target,), (), explicit_actor=True)
     both = compare(scenario, state, phase, [card(0, 5), card(1, 6)])
     assert both.agree and "illegal for the interpreter" in both.detail and "one card" in both.detail
-    one = compare(scenario, state, phase, [card(0, 5)])
+    # The mafia's shot is mandatory (GF-R47): the night needs it beside the card.
+    one = compare(scenario, state, phase, [card(0, 5), BoundUse("shot", 0, (8,), (), explicit_actor=True)])
     assert one.agree and "outcome(s) agree" in one.detail

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import registry
 from ..findings import Finding, Related
-from ..interpreter.resolution import _verbs
+from ..vocabulary import verbs
 from .encoded import witness_json
 
 MARK = "block each other"
@@ -23,7 +23,7 @@ MARK = "block each other"
 
 def analyse(scenario, encodings) -> list[Finding]:
     out = []
-    blockers = [a for a in scenario.abilities if "block" in _verbs(a.effects)
+    blockers = [a for a in scenario.abilities if "block" in verbs(a.effects)
                 and a.actor is not None and a.actor.kind == "role" and not a.is_card]
     for enc in encodings:
         for a in blockers:

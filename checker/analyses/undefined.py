@@ -60,6 +60,9 @@ def _where(scenario, why: str):
     for w in scenario.open_wins:
         if why.startswith(f"whether {w.side.text} has won:"):
             return w.span, tuple(c.id for c in w.cites)
+    for team in scenario.teams:
+        if why.startswith(f"who decides for team {team.key} "):
+            return team.span, tuple(dict.fromkeys(team.leader_cites + tuple(r.id for r in team.cites)))
     if "quorum" in why or "tie" in why:
         day = scenario.day
         return day.span, tuple(r.id for r in day.vote_cites)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import z3
 
-from .. import ast
+from ..vocabulary import refers_to
 from ..evaluate import initial_state
 from ..interpreter.phases import sequence
 from .solver import Limits, ask, make_solver
@@ -101,16 +101,8 @@ def same(game: Game, a: dict, b: dict, parts, growing=()) -> z3.BoolRef:
 
 
 def mentions_round(scenario) -> bool:
-    def walk(x):
-        if isinstance(x, ast.Ref):
-            return x.name.key == "round"
-        if hasattr(x, "__dataclass_fields__"):
-            return any(walk(getattr(x, f)) for f in x.__dataclass_fields__ if f != "span")
-        if isinstance(x, (tuple, list)):
-            return any(walk(i) for i in x)
-        return False
-    return any(walk(a) for a in scenario.abilities) or any(walk(r) for r in scenario.rules) or \
-        walk(scenario.day) or any(walk(w) for w in scenario.wins)
+    return any(refers_to(x, "round") for x in (scenario.abilities, tuple(scenario.rules), scenario.day,
+                                               tuple(scenario.wins)))
 
 
 def _numbers(scenario) -> int:

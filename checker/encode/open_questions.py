@@ -35,12 +35,14 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(t
         return _answer(q, "inconclusive", f"the Z3 encoding does not support {exc} yet", [], game=None)
     solver = make_solver(game.ctx, limits, finite=game.finite)
     solver.add(game.constraints)
-    state = bound.state
+    states = [bound.state]
     for t, (phase, uses) in enumerate(given):
-        fixed = _fix_choices(game, game.vars[t], player._complete(state, phase, uses), scenario)
+        fixed = _fix_choices(game, game.vars[t], _completed(player, states, phase, uses), scenario)
         if fixed is None:
             return _answer(q, "inconclusive", "a given choice has no counterpart in the encoding", [], game)
         solver.add(fixed)
+        # The next phase's choices are completed from the states this one can lead to.
+        states = [st for before in states for st, _ in player.play(before, phase, uses)[0]] or states
     goal = _goal(game, question, bound)
     clean = []
     for pv in game.vars:
@@ -69,6 +71,19 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(t
     verdict = "yes" if question.mode == "can" else "no"
     what = "a game that reaches it" if question.mode == "can" else "a game where it fails (counterexample)"
     return _answer(q, verdict, f"{what}, within {rounds}", replayed, game)
+
+
+def _completed(player: Player, states: list, phase, uses: list[BoundUse]) -> list[BoundUse]:
+    """The given choices with the acting players the query leaves out filled in, as the
+    interpreter fills them from the state the phase starts in. Where the states the game can
+    be in disagree on who that is, the player is left for the encoding to find."""
+    versions = [player._complete(st, phase, uses) for st in states]
+    first = versions[0]
+    if all(v == first for v in versions[1:]):
+        return first
+    return [u if all(v[i] == u for v in versions) else
+            BoundUse(u.ability, None, u.targets, u.values, u.vote, False, u.span)
+            for i, u in enumerate(first)]
 
 
 def _goal(game: Game, question, bound) -> z3.BoolRef:

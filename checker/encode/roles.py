@@ -22,7 +22,7 @@ import itertools
 import z3
 
 from .. import ast
-from ..interpreter.resolution import _flat
+from ..vocabulary import flat
 from .solver import Limits, make_solver
 from .terms import And, Eq, Events, Implies, Not, Or, Unsupported, View
 
@@ -87,7 +87,7 @@ def _fixpoint(game, roles_now):
 def _converting(sc) -> list:
     """The abilities and rules with a `convert` somewhere in their effects."""
     def converts(effects):
-        return any(e.verb == "convert" for e in _flat(effects))
+        return any(e.verb == "convert" for e in flat(effects))
     return [a for a in sc.abilities if converts(a.effects)] + [r for r in sc.rules if converts(r.then)]
 
 

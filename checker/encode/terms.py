@@ -15,6 +15,7 @@ import z3
 
 from .. import ast
 from ..model import BUILTIN_KINDS, Scenario
+from ..vocabulary import has_table
 
 
 # ------------------------------------------------------------------ folding constructors
@@ -469,7 +470,7 @@ class Compiler:
         key = (id(e), bool(view.env.get("__no_leaves")))
         known = self._skip_ok.get(key)
         if known is None:
-            known = not _has_table(e)
+            known = not has_table(e)
             if known:
                 self.value(e, view.with_env(__holes=[]))  # raises Unsupported as before
             self._skip_ok[key] = known
@@ -510,7 +511,7 @@ class Compiler:
         if key == "players":
             return self.I(self.n)
         if key == "round":
-            number_ = view.env.get("__round", 0)
+            number_ = view.env.get("__round", view.state.get("round", 0))
             # A term where the round is not known (encode/roles.py's abstract phase).
             return number_ if isinstance(number_, z3.ExprRef) else self.I(number_)
         constant = self.ids.constant(key)
@@ -665,14 +666,3 @@ class Compiler:
                        for i in range(self.n) if not isinstance(seat, int) or seat == i]
             return Or(options) if options else self.B(False)
         raise Unsupported(f"the function {e.func.text}()", e.span)
-
-
-def _has_table(x) -> bool:
-    """Whether an expression holds a `by` table or `cases` (which record their holes)."""
-    if isinstance(x, (ast.ByTable, ast.Cases)):
-        return True
-    if isinstance(x, tuple):
-        return any(_has_table(i) for i in x)
-    if hasattr(x, "__dataclass_fields__"):
-        return any(_has_table(getattr(x, f)) for f in x.__dataclass_fields__ if f != "span")
-    return False

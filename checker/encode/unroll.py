@@ -15,8 +15,9 @@ import z3
 from .. import ast
 from ..evaluate import State, initial_state
 from ..interpreter.phases import Phase, matches, sequence
-from ..interpreter.resolution import STATE_WRITES, _flat, _has_exit, _is_blocking_effects, _rule_at
+from ..interpreter.resolution import rule_applies_at
 from ..model import Ability, Scenario
+from ..vocabulary import SHIELDS, STATE_WRITES, calls, decides_exits, flat, is_blocking, refers_to
 from .ranges import Ranges
 from .roles import possible_roles
 from .terms import (And, Compiler, Eq, Events, Ids, If, Implies, Not, Or, Seats, Unsupported, View,
@@ -40,6 +41,13 @@ class Use:
     moment: str | None
     env: dict | None = None
     blocked: z3.BoolRef | None = None  # used, and taken away by a block (for `blocked uses …`)
+    void: z3.BoolRef | None = None  # made, but it takes no part: a team with nobody to decide
+
+    @property
+    def acts(self):
+        """The use is made and takes part in the phase (as the interpreter's uses after it
+        drops those no rule lets anybody decide)."""
+        return self.used if self.void is None else And(self.used, Not(self.void))
 
 
 @dataclass
@@ -65,6 +73,7 @@ class PhaseVars:
     mutual: list = field(default_factory=list)
     crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
     checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
+    fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
 
 
@@ -178,29 +187,29 @@ class Game:
     def _check_supported(self) -> None:
         sc = self.sc
         for a in sc.abilities:
-            for e in _flat(a.effects):
+            for e in flat(a.effects):
                 if e.verb == "cancel":
                     raise Unsupported(f"the effect `{e.verb}`", e.span)
             for e in _walk_effects(a.effects):
                 if isinstance(e, ast.AfterEffect):
                     if any(isinstance(x, ast.AfterEffect) for x in _walk_effects(e.body)):
                         raise Unsupported("delayed effects inside delayed effects", e.span)
-                    if _mentions(e.body, "targets"):
+                    if refers_to(e.body, "targets"):
                         raise Unsupported("delayed effects on a set of targets", e.span)
-            if _is_blocking_effects(a.effects) and any(
+            if is_blocking(a.effects) and any(
                     not (e.verb in ("block", "unblock", "nothing", "kill", "save", "announce", "learn",
                                     "unspecified") or
                          (e.verb == "protect" and all(n.key == "block" for n in e.names)))
-                    for e in _flat(a.effects)):
+                    for e in flat(a.effects)):
                 raise Unsupported("an ability that blocks and changes the state", a.span)
             for lim in a.limits:
                 if lim.kind == "count" and not lim.on_self and lim.per.key != "game" and lim.count > 1:
                     raise Unsupported("more than one use per phase", lim.span)
-            if a.blocked_uses != "count" and (_is_blocking_effects(a.effects) or a.triggers or a.is_card):
+            if a.blocked_uses != "count" and (is_blocking(a.effects) or a.triggers or a.is_card):
                 raise Unsupported("`blocked uses …` on a blocking, triggered or card ability", a.span)
         for rule in sc.rules:
             for e in _walk_effects(rule.then):
-                if isinstance(e, ast.AfterEffect) and (_has_exit(rule.then) or _is_blocking_effects(rule.then)):
+                if isinstance(e, ast.AfterEffect) and (decides_exits(rule.then) or is_blocking(rule.then)):
                     raise Unsupported("delayed effects in rules that decide exits or block", rule.span)
         if sc.phases is None:
             raise Unsupported("a scenario without `phases`", sc.span)
@@ -353,8 +362,10 @@ class Game:
     def _phase(self, t: int, phase: Phase, S: dict, S2: dict) -> PhaseVars:
         pv = PhaseVars(phase)
         pv.active = Eq(S["winner"], NONE)
-        view0 = View(self, S, Events(self.ctx), {"__round": phase.number if phase.kind in ("day", "night") else 0,
-                                   "__holes": []})
+        # As Player.play: `round` is the number of the day or night being played (0 in the
+        # opening phases), seen by every expression of the phase.
+        S = {**S, "round": self.I(phase.number if phase.kind in ("day", "night") else 0)}
+        view0 = View(self, S, Events(self.ctx), {"__holes": []})
         moments = [None] if phase.is_night else ["before", "after"]
         for moment in moments:
             for a in self.sc.abilities:
@@ -378,14 +389,18 @@ class Game:
         self._team_once(pv)
         self._card_once(pv)
         cur, due = self._count_down(S, phase)
+        # As Player.play: a use of an ability that acts only on its trigger waits for the
+        # resolution of the phase in which the trigger happens; pv.fired says when it did.
+        waiting = [u for u in pv.uses if self._on_trigger_only(u.ability, phase)]
+        pv.fired = {id(u): self.B(False) for u in waiting}
         if phase.is_night:
             cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, due=due)
         else:
             cur = self._pass(t, "b", pv, cur, [u for u in pv.uses if u.moment == "before"], None,
                              due=due)
             if pv.vote_kind is not None:
-                cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"], pv)
-            cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"], None)
+                cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"] + waiting, pv)
+            cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, "a table with no row for this case"))
         cur = self._bookkeep(pv, S, cur, phase)
@@ -519,6 +534,73 @@ class Game:
         return exists, allowed
 
     def _legal(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+        conds, holes, open_limits = self._legality(u, pv, S, phase)
+        for hole in holes:
+            pv.undefined.append((And(u.used, hole), f"{u.ability.display}: a table with no row for this case"))
+        for cond, why in open_limits:
+            pv.undefined.append((And(pv.active, u.used, cond), why))
+        self.add(Implies(u.used, And(conds)))
+        if u.ability.mandatory:
+            self._obligation(u, pv, S, phase)
+
+    def _obligation(self, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> None:
+        """As interpreter/obligations.py: a mandatory use must be made whenever some choice of
+        targets and values would be legal (with none legal, the obligation lapses). Each
+        candidate use is the legality of the use with constants for its choices, so the
+        conditions fold; a team's decider is left to the team's own legality."""
+        a = u.ability
+        n = self.n
+        counts = [0]
+        if a.target_count is not None:
+            most = len(u.targets)
+            counts = list(range(1, most + 1))
+        domains = [self._choice_values(ch) for ch in a.choices]
+        actor = u.actor
+        if a.actor is not None and a.actor.kind == "team":
+            # The team's decider, as the interpreter's default actor: the first allowed seat.
+            _, allowed = self._decider(self._team(a), S)
+            actor = self.I(NONE)
+            for seat in range(n - 1, -1, -1):
+                actor = If(allowed(seat), self.I(seat), actor)
+        options = []
+        for count in counts:
+            for targets in itertools.combinations(range(n), count):
+                for values in itertools.product(*domains):
+                    if len(options) >= self.MAX_OBLIGATION_CANDIDATES:
+                        raise Unsupported(f"a mandatory ability with more than "
+                                          f"{self.MAX_OBLIGATION_CANDIDATES} possible uses", a.span)
+                    shadow = Use(a, u.key, self.B(True), actor,
+                                 [self.I(t) for t in targets] + [self.I(NONE)] * (len(u.targets) - count),
+                                 self.I(count) if u.count is not None else None,
+                                 {ch.binds.key: self.I(v) for ch, v in zip(a.choices, values)}, u.moment)
+                    conds, _, _ = self._legality(shadow, pv, S, phase, original=u)
+                    options.append(And(conds))
+        legal = Or(options) if options else self.B(False)
+        team = self._team(a)
+        if team is not None and a.key in team.options:
+            # A team's one action: any of its options meets the obligation.
+            made = Or([x.used for x in pv.uses if x.ability.key in team.options])
+        else:
+            made = u.used
+        self.add(Implies(And(pv.active, legal), made))
+
+    MAX_OBLIGATION_CANDIDATES = 5000
+
+    def _choice_values(self, c) -> list[int]:
+        ids = self.ids
+        if c.kind == "variant":
+            return [ids.value("variant", x) for x in ids.variants[c.names[0].key]]
+        if c.kind == "option":
+            return [ids.value("option", nm.key) for nm in c.names]
+        if c.kind == "player":
+            return list(range(self.n))
+        return list(range(len(ids.roles) if c.kind == "role" else len(ids.sides)))
+
+    def _legality(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None = None):
+        """(the conditions for u's choices to be legal, the table holes they met, the open
+        limits as (condition, why)). `original`: for a candidate use standing in for one of
+        the phase's uses (an obligation), the use it stands for, which is not one of the
+        others that could trigger it."""
         a = u.ability
         c = self.compiler
         conds = []
@@ -529,11 +611,11 @@ class Game:
             # As the interpreter: a card is played by a player holding one, or by today's
             # voted player (who draws it at the vote; the resolution checks the draw).
             voted_today = And(pv.vote_kind == 1, pv.vote_target == u.key) \
-                if pv.vote_kind is not None and u.moment == "vote" else self.B(False)
+                if pv.vote_kind is not None else self.B(False)
             in_phase = True
-            self.add(Implies(u.used, Or(S["drawn"][u.key], voted_today)))
+            conds.append(Or(S["drawn"][u.key], voted_today))
         immediate = [t for t in a.triggers if t.timing == "immediately"]
-        trigger_ok = self._trigger_possible(u, pv, immediate) if immediate else self.B(False)
+        trigger_ok = self._trigger_possible(original or u, pv, immediate) if immediate else self.B(False)
         pend = S["pending"].get((a.key, u.key, phase.kind), self.B(False)) if u.key != NONE else self.B(False)
         conds.append(Or(self.B(in_phase), pend, trigger_ok))
         if a.actor is not None and a.actor.kind == "role":
@@ -544,9 +626,21 @@ class Game:
         elif a.actor is not None and a.actor.kind == "team":
             team = self._team(a)
             exists, allowed = self._decider(team, S)
-            conds.append(exists)
             conds.append(And(u.actor >= 0, u.actor < n))
-            conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
+            if team.leaders and not team.leader_fallback and original is None:
+                # As legal.check: with every leader gone and no fallback, the rules name
+                # nobody to decide; a use named by a living member is a hole, and takes no
+                # part in the phase.
+                living = [And(self._member(team, S, s), S["alive"][s]) for s in range(n)]
+                conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s])))
+                                 for s in range(n)]))
+                u.void = Not(exists)
+                pv.undefined.append((And(pv.active, u.used, u.void),
+                                     f"who decides for team {team.key} once its leaders have left "
+                                     "(the rules name nobody)"))
+            else:
+                conds.append(exists)
+                conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
         elif a.actor is not None and a.actor.kind == "holder":
             conds.append(compare_op(">=", S["items"][(a.actor.name.key, u.key)], 0))
             conds.append(S["alive"][u.key])
@@ -554,6 +648,7 @@ class Game:
             conds.append(self._member(self._team(a), S, u.key))
         env = self.env_of(u)
         holes: list = []
+        open_limits: list = []
         view = View(self, S, self._choice_events(pv), {**env, "__holes": holes})
         for choice in a.choices:
             v = u.values[choice.binds.key]
@@ -590,8 +685,6 @@ class Game:
                     conds.append(Implies(chosen, ok))
         for cond in a.conditions:
             conds.append(c.value(cond, view))
-        for hole in holes:
-            pv.undefined.append((And(u.used, hole), f"{a.display}: a table with no row for this case"))
         ukey = (a.key, u.key)
         targets_set = env.get("targets")
         for lim in a.limits:
@@ -608,17 +701,17 @@ class Game:
                     done = S["self_uses"][ukey]
                     if open_:
                         conds.append(Implies(on_self, done - S["uses_open"][("self",) + ukey] < lim.count))
-                        pv.undefined.append((And(pv.active, u.used, on_self, done >= lim.count), why))
+                        open_limits.append((And(on_self, done >= lim.count), why))
                     else:
                         conds.append(Implies(on_self, done < lim.count))
                 continue
             if lim.per.key == "game":
                 if open_:
                     conds.append(S["uses"][ukey] - S["uses_open"][ukey] < lim.count)
-                    pv.undefined.append((And(pv.active, u.used, S["uses"][ukey] >= lim.count), why))
+                    open_limits.append((S["uses"][ukey] >= lim.count, why))
                 else:
                     conds.append(S["uses"][ukey] < lim.count)
-        self.add(Implies(u.used, And(conds)))
+        return conds, holes, open_limits
 
     def _choice_events(self, pv: PhaseVars) -> Events:
         """What legality conditions see: `chosen(p, A)`, whom the phase's uses of A name."""
@@ -636,7 +729,7 @@ class Game:
     def _reads_choices(self) -> bool:
         if not hasattr(self, "_chosen_read"):
             exprs = [x for a in self.sc.abilities for x in (a.target_filter, *a.conditions) if x is not None]
-            self._chosen_read = any(_mentions_call_expr(x, "chosen") for x in exprs)
+            self._chosen_read = any(calls(x, "chosen") for x in exprs)
         return self._chosen_read
 
     def _trigger_possible(self, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef:
@@ -648,7 +741,7 @@ class Game:
             for other in pv.uses:
                 if other is u:
                     continue
-                hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in _flat(other.ability.effects))
+                hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in flat(other.ability.effects))
                 if not hits:
                     continue
                 if t.event.key == "kill" and u.key != NONE:
@@ -656,6 +749,11 @@ class Game:
                                                              for j, tj in enumerate(other.targets)])))
                 if t.event.key == "leave":
                     options.append(other.used)
+            # The day's vote on this user: it can remove him (`on leave`, by vote or any
+            # means), and it is the event of `on voted`.
+            if pv.vote_kind is not None and u.key != NONE and (
+                    t.event.key == "voted" or (t.event.key == "leave" and (not kinds or "vote" in kinds))):
+                options.append(And(pv.vote_kind == 1, pv.vote_target == u.key))
         return Or(options) if options else self.B(False)
 
     def _card_once(self, pv: PhaseVars) -> None:
@@ -681,7 +779,7 @@ class Game:
         self.add(Or(k == 0, k == 1, And(k == 2, self.B(tie_open))))
         self.add(Implies(Not(pv.active), k == 0))
         if day.exit_mode == "required":
-            self.add(k != 0)
+            self.add(Implies(pv.active, k != 0))  # a day after the game has ended is not played
         self.add(Implies(k == 1, And(x >= 0, x < self.n, pick(x, S["alive"]))))
         self.add(Implies(k != 1, x == NONE))
         a, b = pv.tie
@@ -719,7 +817,10 @@ class Game:
                 return st
             fired = {}
             for u in later:
-                fired[u] = And(Not(gate[u]), self._left_by_trigger(u, S, pv.leaves[-1], st))
+                before = pv.fired.get(id(u), self.B(False))
+                fired[u] = And(Not(gate[u]), Not(before), self._left_by_trigger(u, S, pv.leaves[-1], st))
+                if id(u) in pv.fired:
+                    pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
             return self._pass(t, tag + "2", pv, st, later, None, fired)
         F = self.B(False)
         events = Events(self.ctx)
@@ -728,7 +829,7 @@ class Game:
             if u.actor is not None:
                 for s in range(n):  # a team's use counts for every player
                     ev(("acted", s, u.ability.key),
-                       And(u.used, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True)))
+                       And(u.acts, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True)))
 
         # ---- effects falling due now (`after N …`), applied before anything else
         early_attacks, early_strict, early_writes = [], [], []
@@ -781,12 +882,12 @@ class Game:
                 ev(("voted", s), on)
 
         # ---- stage 1: blocking steps, over the orders the spec leaves open
-        blocking = sorted({u.ability.key for u in uses if _is_blocking_effects(u.ability.effects)})
+        blocking = sorted({u.ability.key for u in uses if is_blocking(u.ability.effects)})
         edges = self._declared_edges(blocking)
         perms = [p for p in itertools.permutations(blocking)
                  if all(p.index(a) < p.index(b) for a, b in edges)]
-        blocking_rules = [r for r in self._rules_now(pv.phase, tag) if not _has_exit(r.then)
-                          and _is_blocking_effects(r.then)]
+        blocking_rules = [r for r in self._rules_now(pv.phase, tag) if not decides_exits(r.then)
+                          and is_blocking(r.then)]
         by_ability = {}
         for u in uses:
             by_ability.setdefault(u.ability.key, []).append(u)
@@ -808,7 +909,7 @@ class Game:
                         key = (rule.name.key, combo)
                         now = And(cond, Not(fired.get(key, F)))
                         fired[key] = Or(fired.get(key, F), cond)
-                        for e in _flat(rule.then):
+                        for e in flat(rule.then):
                             for s in range(n):
                                 target = self._on(e, view, None, s)
                                 self._blocking_effect(e, And(now, target), s, blocked, shield, evs)
@@ -821,10 +922,16 @@ class Game:
                 dropped = self._mutual_blocks(t, tag, perm_index, pv, S, by_ability[step], before, shield,
                                               order_is(perm_index))
                 for u in by_ability[step]:
-                    eff = u.used
+                    eff = u.acts
                     if u.actor is not None and u.ability.actor.kind != "moderator":
                         eff = And(eff, Not(pick(u.actor, before)), Not(dropped.get(id(u), F)))
                     view = View(self, S, evs.copy(), {**self.env_of(u), "__holes": []})
+                    # As Resolver.run_step: a use that acts is `used`, and names its targets.
+                    evs.add(("used", step), eff)
+                    targets = self.env_of(u).get("targets")
+                    if targets is not None:
+                        for s in range(n):
+                            evs.add(("targeted", s, step), And(eff, targets.member[s]))
                     for e, guard in self._guarded(u.ability.effects, view):
                         for s in range(n):
                             on = And(eff, guard, self._on(e, view, u, s))
@@ -861,7 +968,9 @@ class Game:
         # ---- stage 2: every other step, together, on the state the phase began with
         frozen = events.copy()
         attacks = list(early_attacks) + vote_attacks  # (kind, source, seat, cond)
-        defenses = []  # (kinds or None, seat, cond)
+        # (kinds or None, seat, cond); a pass that exits set off keeps the phase's saves and
+        # protections (as Player._after_leaving)
+        defenses = list(S.get("__defenses", ())) if tag.endswith("2") else []
         for perm_index, e, u, s, on in stage1_intents:
             now = And(order == perm_index, on) if len(perms) > 1 else on
             if e.verb == "kill":
@@ -880,17 +989,19 @@ class Game:
         acting.sort(key=lambda u: (self._is_triggered_by_kill(u.ability), u.ability.key, u.key))
         for u in acting:
             a = u.ability
-            eff = And(u.used, gate.get(u, self.B(True)))
+            eff = And(u.acts, gate.get(u, self.B(True)))
             if u.actor is not None and a.actor is not None and a.actor.kind != "moderator":
                 if a.blocked_uses != "count":
                     taken = And(eff, pick(u.actor, blocked))
                     u.blocked = taken if u.blocked is None else Or(u.blocked, taken)
                 eff = And(eff, Not(pick(u.actor, blocked)))
-            if self._is_triggered_by_kill(a) and not any(matches(r, pv.phase, u.moment) for r in a.phases):
-                kinds = {nm.key for tr in a.triggers for nm in tr.by}
-                hit = Or([events.get(("kill", u.key, k), F) for k in (sorted(kinds) or self.ids.kinds)])
+            if id(u) in pv.fired and not self._leave_triggered(a):
+                # Triggered by an attack or by the vote: it acts in the pass where that happens.
+                hit = self._trigger_hit(u, events)
                 pend = S["pending"].get((a.key, u.key, pv.phase.kind), F)
-                eff = And(eff, Or(hit, pend))
+                before = pv.fired[id(u)]
+                eff = And(eff, Not(before), Or(hit, pend))
+                pv.fired[id(u)] = Or(before, And(u.used, hit))
             if a.is_card:
                 eff = And(eff, Or(S["drawn"][u.key], events.get(("drawn", u.key)),
                                         events.get(("voted", u.key))))
@@ -930,7 +1041,7 @@ class Game:
                     elif v == "protect":
                         for nm in e.names:
                             ev(("protect", s, nm.key), on)
-                            if nm.key not in ("block", "inquire", "convert"):
+                            if nm.key not in SHIELDS:
                                 defenses.append((None if nm.key in ("any", "kill") else {nm.key}, s, on))
                             elif nm.key != "block":
                                 raise Unsupported(f"protection from {nm.key}", e.span)
@@ -946,7 +1057,7 @@ class Game:
                         raise Unsupported(f"the effect `{v}`", e.span)
 
         # ---- stage 3: deaths, by the rules
-        exit_rules = [r for r in self._rules_now(pv.phase, tag) if _has_exit(r.then)]
+        exit_rules = [r for r in self._rules_now(pv.phase, tag) if decides_exits(r.then)]
         fixpoint = any(_mentions_call(r, "leaves") for r in exit_rules)
         static_conclusions: dict = {}
 
@@ -972,7 +1083,7 @@ class Game:
                 for combo, env, cond, view in self._bindings(rule, S, evs, no_leaves=not fixpoint):
                     hits.append((rule, env, cond, view))
                     over = tuple(nm.key for nm in rule.overrides)
-                    for e in _flat(rule.then):
+                    for e in flat(rule.then):
                         if e.verb in ("leave", "stay"):
                             for s_ in range(n):
                                 target = self._on(e, view, None, s_)
@@ -1100,7 +1211,7 @@ class Game:
         # Rules that change the state without deciding exits act once, after the deaths.
         schedules_late = []
         for rule in self._rules_now(pv.phase, tag):
-            if _has_exit(rule.then) or _is_blocking_effects(rule.then):
+            if decides_exits(rule.then) or is_blocking(rule.then):
                 continue
             for combo, env, cond, view in self._bindings(rule, st, events):
                 pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
@@ -1125,6 +1236,7 @@ class Game:
             st["delay"] = dict(st["delay"])
             for slot, count, cond in schedules_late:
                 st["delay"][slot] = If(cond, self.I(count), st["delay"][slot])
+        st["__defenses"] = defenses
         return st
 
     def _bindings(self, rule, state, events, no_leaves: bool = False):
@@ -1171,6 +1283,26 @@ class Game:
                                   if kinds else self.B(True)))
         return Or(options) if options else self.B(False)
 
+    def _on_trigger_only(self, a: Ability, phase: Phase) -> bool:
+        """As Player._on_trigger_only: an ability that acts only when its trigger happens."""
+        return not a.is_card and any(t.timing == "immediately" for t in a.triggers) \
+            and not any(r.phase.key == phase.kind for r in a.phases)
+
+    def _trigger_hit(self, u: Use, events: Events) -> z3.BoolRef:
+        """Whether this pass's events trigger the use: an attack of a kind its `on kill`
+        names on its user, or the vote on him (`on voted`)."""
+        F = self.B(False)
+        parts = []
+        for tr in u.ability.triggers:
+            if tr.timing != "immediately" or u.key == NONE:
+                continue
+            if tr.event.key == "kill":
+                kinds = sorted({nm.key for nm in tr.by}) or self.ids.kinds
+                parts += [events.get(("kill", u.key, k), F) for k in kinds]
+            elif tr.event.key == "voted":
+                parts.append(events.get(("voted", u.key), F))
+        return Or(parts) if parts else F
+
     def _is_triggered_by_kill(self, a: Ability) -> bool:
         return any(t.timing == "immediately" and t.event.key == "kill" for t in a.triggers)
 
@@ -1199,7 +1331,7 @@ class Game:
 
     def _rules_now(self, phase: Phase, tag: str):
         moment = {"n": None, "b": "before", "v": "vote", "a": "after"}[tag[0]]
-        return [r for r in self.sc.rules if not r.at or any(_rule_at(ref, phase, moment) for ref in r.at)]
+        return [r for r in self.sc.rules if not r.at or any(rule_applies_at(ref, phase, moment) for ref in r.at)]
 
     def _guarded(self, effects, view: View, guard=None):
         """Flatten `if` effects into (effect, condition) pairs."""
@@ -1248,7 +1380,7 @@ class Game:
             pv.crowded.append(users[0].ability)
             return {}
         seats = sorted({u.key for u in users})
-        acting = {id(u): And(u.used, Not(before[u.key])) for u in users}
+        acting = {id(u): And(u.acts, Not(before[u.key])) for u in users}
         hits = {}  # id(use) -> {seat: the use, acting alone, newly blocks the seat's player}
         for u in users:
             alone, guard_shield = list(before), list(shield)
@@ -1377,13 +1509,13 @@ class Game:
             mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]
             if not mine:
                 continue
-            used = Or([u.used for u in mine])
+            used = Or([u.acts for u in mine])
             mode = mine[0].ability.blocked_uses
             F = self.B(False)
             if mode == "free":  # a use a block took away does not count
-                used = Or([And(u.used, Not(u.blocked if u.blocked is not None else F)) for u in mine])
+                used = Or([And(u.acts, Not(u.blocked if u.blocked is not None else F)) for u in mine])
             st["uses"][key] = If(used, cur["uses"][key] + 1, cur["uses"][key])
-            self_hit = Or([And(u.used, self.env_of(u)["targets"].contains(u.actor),
+            self_hit = Or([And(u.acts, self.env_of(u)["targets"].contains(u.actor),
                                      Not(u.blocked) if mode == "free" and u.blocked is not None else self.B(True))
                               for u in mine if u.targets and u.actor is not None] or [F])
             st["self_uses"][key] = If(self_hit, cur["self_uses"][key] + 1, cur["self_uses"][key])
@@ -1399,13 +1531,13 @@ class Game:
             if lk in st["last"]:
                 u = mine[0]
                 targets = self.env_of(u).get("targets")
-                st["last"][lk] = [And(u.used, targets.member[s]) if targets is not None else self.B(False)
+                st["last"][lk] = [And(u.acts, targets.member[s]) if targets is not None else self.B(False)
                                   for s in range(self.n)]
         if st["idle"]:
             st["idle"] = dict(cur["idle"])
             for a_key, s in sorted(st["idle"]):
                 if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[a_key].phases):
-                    acted = Or([And(u.used, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True))
+                    acted = Or([And(u.acts, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True))
                                 for u in pv.uses if u.ability.key == a_key and u.actor is not None]
                                or [self.B(False)])
                     st["idle"][(a_key, s)] = If(acted, self.I(0), cur["idle"][(a_key, s)] + 1)
@@ -1413,7 +1545,7 @@ class Game:
         if cards:
             st["drawn"] = list(cur["drawn"])
             for u in cards:
-                st["drawn"][u.key] = And(st["drawn"][u.key], Not(u.used))
+                st["drawn"][u.key] = And(st["drawn"][u.key], Not(u.acts))
         for key in list(st["pending"]):
             if key[2] == phase.kind:
                 # Triggers recorded in this phase for a later phase of the same kind stay.
@@ -1594,8 +1726,8 @@ class Game:
         _init when the first state is left free (induction proofs); the constraints are
         over-approximations, so a proof from them holds for every reachable state."""
         ids, n = self.ids, self.n
-        sets = {e.name.key for a in self.sc.abilities for e in _flat(a.effects) if e.verb == "set"}
-        sets |= {e.name.key for r in self.sc.rules for e in _flat(r.then) if e.verb == "set"}
+        sets = {e.name.key for a in self.sc.abilities for e in flat(a.effects) if e.verb == "set"}
+        sets |= {e.name.key for r in self.sc.rules for e in flat(r.then) if e.verb == "set"}
         roles_of = dict(enumerate(self.roles_of))
         ceiling = {}
         for r in self.sc.roles:
@@ -1710,43 +1842,12 @@ def _snapshot(st: dict) -> dict:
     return out
 
 
-def _mentions_call_expr(expr, name: str) -> bool:
-    if isinstance(expr, ast.Call) and expr.func.key == name:
-        return True
-    if hasattr(expr, "__dataclass_fields__"):
-        return any(_mentions_call_expr(getattr(expr, f), name) for f in expr.__dataclass_fields__ if f != "span")
-    if isinstance(expr, tuple):
-        return any(_mentions_call_expr(i, name) for i in expr)
-    return False
-
-
 def _mentions_call(rule, name: str) -> bool:
-    def walk(x):
-        if isinstance(x, ast.Call) and x.func.key == name:
-            return True
-        if hasattr(x, "__dataclass_fields__"):
-            return any(walk(getattr(x, f)) for f in x.__dataclass_fields__ if f != "span")
-        if isinstance(x, tuple):
-            return any(walk(i) for i in x)
-        return False
-    return walk(rule.cond) or any(walk(u) for u in rule.unless) or walk(rule.then)
+    return calls((rule.cond, rule.unless, rule.then), name)
 
 
 def _owner_key(owner) -> str:
     return owner.name.key if isinstance(owner, ast.RuleDecl) else owner.key
-
-
-def _mentions(effects, name: str) -> bool:
-    """Whether any expression in the effects refers to `name`."""
-    def expr_mentions(x):
-        if isinstance(x, ast.Ref):
-            return x.name.key == name
-        if hasattr(x, "__dataclass_fields__"):
-            return any(expr_mentions(getattr(x, f)) for f in x.__dataclass_fields__)
-        if isinstance(x, tuple):
-            return any(expr_mentions(i) for i in x)
-        return False
-    return any(expr_mentions(e) for e in effects)
 
 
 def _ints(st: dict) -> list:

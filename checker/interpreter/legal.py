@@ -267,5 +267,5 @@ def previous_index(phase: Phase, state: State) -> int | None:
 def seat_name(scenario: Scenario, state: State, seat: int | None) -> str:
     if seat is None:
         return "the moderator"
-    role = scenario.role_by_key[state.roles[seat]]
-    return f"@{seat + 1} ({role.display})"
+    dealt = state.dealt[seat] if state.dealt else state.roles[seat]
+    return f"@{seat + 1} ({scenario.role_by_key[dealt].display})"

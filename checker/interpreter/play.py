@@ -9,9 +9,12 @@ from dataclasses import dataclass, field
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Scenario
 from .bind import BoundQuery, BoundUse
-from .legal import Problem, check, default_actor, pending_for, seat_name, use_key
+from . import obligations
+from .legal import (Problem, check, default_actor, pending_for, seat_name, team_decider,
+                    team_of, use_key)
 from .phases import Phase, matches
-from .resolution import Attack, Report, Resolver, Scratch, _flat
+from ..vocabulary import flat
+from .resolution import Attack, Report, Resolver, Scratch
 
 MAX_BRANCHES = 256
 
@@ -100,21 +103,34 @@ class Player:
         problems = self._problems(state, phase, uses)
         if any(not p.hole for p in problems):
             return [], problems
-        uses = [u for u in uses if u.actor is not None or not self._needs_actor(u)]
+        # A use nobody may decide (a team whose leaders have left, with no fallback) is a
+        # hole, reported above, and takes no part in the phase.
+        uses = [u for u in uses if (u.actor is not None or not self._needs_actor(u))
+                and not self._leaderless(state, u)]
         votes = [u for u in uses if u.ability is None]
         actions = [u for u in uses if u.ability is not None]
         extra = self._due_effects(state, phase)
+        # An ability used only on its trigger (`on leave immediately`, `on voted immediately`)
+        # acts in the resolution where its trigger happens: by day, the actions before the
+        # vote, the vote, or the actions after it; until then it waits.
+        waiting = [u for u in actions if self._on_trigger_only(u, phase)]
         if phase.is_night:
             results = self._resolve(state, phase, None, actions, extra)
         else:
-            before = [u for u in actions if self._moment(u, phase) == "before"]
-            after = [u for u in actions if self._moment(u, phase) == "after"]
-            cards = [u for u in actions if self._moment(u, phase) == "vote"]
-            results = self._resolve(state, phase, "before", before, extra)
-            results = self._then(results, lambda st, rep: self._vote(st, phase, votes, rep, cards))
-            results = self._then(results, lambda st, rep: self._resolve(st, phase, "after", after, [], rep))
+            rest = [u for u in actions if u not in waiting]
+            before = [u for u in rest if self._moment(u, phase) == "before"]
+            after = [u for u in rest if self._moment(u, phase) == "after"]
+            cards = [u for u in rest if self._moment(u, phase) == "vote"]
+            results = self._resolve(state, phase, "before", before + waiting, extra)
+            results = self._then(results, lambda st, rep: self._vote(
+                st, phase, votes, rep, cards + _still_waiting(waiting, rep)))
+            results = self._then(results, lambda st, rep: self._resolve(
+                st, phase, "after", after + _still_waiting(waiting, rep), [], rep))
         out = []
         for st, report in results:
+            for u in _still_waiting(waiting, report):
+                report.cancelled.append(f"{self.sc.ability_by_key[u.ability].display}: "
+                                        "its trigger did not happen")
             for hole in (p.message for p in problems if p.hole):
                 report.holes.append(hole)
             self._bookkeep(st, phase, actions, report)
@@ -128,13 +144,29 @@ class Player:
         return out
 
     def _moment(self, u: BoundUse, phase: Phase) -> str:
-        ability = self.sc.ability_by_key[u.ability]
+        return self._moment_of(self.sc.ability_by_key[u.ability], phase)
+
+    def _moment_of(self, ability, phase: Phase) -> str:
         if ability.is_card and not ability.phases:
             return "vote"  # a last-move card is played at the vote that draws it
         for ref in ability.phases:
             if ref.phase.key == phase.kind and ref.moment == "after":
                 return "after"
         return "before"
+
+    def _on_trigger_only(self, u: BoundUse, phase: Phase) -> bool:
+        """A use of an ability that acts only when its trigger happens, in this phase."""
+        ability = self.sc.ability_by_key[u.ability]
+        return not ability.is_card and any(t.timing == "immediately" for t in ability.triggers) \
+            and not any(r.phase.key == phase.kind for r in ability.phases)
+
+    def _leaderless(self, state: State, u: BoundUse) -> bool:
+        if u.ability is None:
+            return False
+        ability = self.sc.ability_by_key[u.ability]
+        if ability.actor is None or ability.actor.kind != "team":
+            return False
+        return team_decider(self.sc, state, team_of(self.sc, ability))[0] is None
 
     def _needs_actor(self, u: BoundUse) -> bool:
         if u.ability is None:
@@ -183,7 +215,16 @@ class Player:
             problems.extend(check(self.sc, state, phase, self._moment(u, phase) if phase.is_day else None,
                                   u, [x for x in uses if x.ability is not None],
                                   triggered_now=immediate, drawn=drawn))
+        problems.extend(obligations.missing(
+            self.sc, state, phase, uses, drawn, lambda a: self._moment_of(a, phase),
+            self._can_trigger_now))
         votes = [u for u in uses if u.ability is None]
+        day = self.sc.day
+        if not votes and phase.kind == "day" and day is not None and day.vote is not None \
+                and day.exit_mode == "required":
+            cites = tuple(r.id for r in day.vote_cites) + tuple(r.id for r in day.cites)
+            problems.append(Problem("the rules require a vote exit each day: say whom the vote "
+                                    "removes (`vote P`, or `vote tie P, Q`)", cites))
         if len(votes) > 1:
             problems.append(Problem("a day has one vote result"))
         if votes and phase.is_night:
@@ -213,10 +254,13 @@ class Player:
                 if other is u or other.ability is None:
                     if t.event.key == "leave" and other.ability is None and u.actor in other.targets:
                         return not kinds or "vote" in kinds
+                    if t.event.key == "voted" and other.ability is None and other.vote == "player" \
+                            and u.actor in other.targets:
+                        return True
                     continue
                 effects = self.sc.ability_by_key[other.ability].effects
                 hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds)
-                           for e in _flat(effects))
+                           for e in flat(effects))
                 if t.event.key == "kill" and hits and u.actor in other.targets:
                     return True
                 if t.event.key == "leave" and hits:
@@ -262,19 +306,21 @@ class Player:
         return any(t.event.key == "leave" and t.timing == "immediately" for t in ability.triggers)
 
     def _after_leaving(self, resolver, scratch: Scratch, waiting: list[BoundUse], phase, moment):
-        """Abilities triggered `immediately` by a player's exit act right after it."""
+        """Abilities triggered `immediately` by a player's exit act right after it; the others
+        keep waiting (see `play`)."""
         ready = [u for u in waiting if (u.ability, u.actor) in scratch.triggered]
-        for u in waiting:
-            if u not in ready:
-                scratch.report.cancelled.append(
-                    f"{self.sc.ability_by_key[u.ability].display}: its trigger did not happen")
+        scratch.report.fired_triggers |= {(u.ability, u.actor) for u in ready}
         if not ready:
             return [scratch]
         out = []
         again = Resolver(self.sc, phase, moment)
         state = scratch.state.clone()
-        for later in again.resolve(state, ready, [lambda s, t=scratch.triggered: s.triggered.update(t)],
-                                   scratch.fired_rules):
+        def carry(s: Scratch, first: Scratch = scratch) -> None:
+            # What the exit set off keeps the phase's saves and protections: they hold for the
+            # whole phase, the resolution its exits trigger included.
+            s.triggered.update(first.triggered)
+            s.defenses.extend(first.defenses)
+        for later in again.resolve(state, ready, [carry], scratch.fired_rules):
             later.report = _merge(scratch.report, later.report)
             out.append(later)
         return out
@@ -510,7 +556,13 @@ def _merge(first: Report | None, second: Report) -> Report:
     merged.fired = first.fired | second.fired
     merged.checkpoints = first.checkpoints + second.checkpoints
     merged.blocked_uses = first.blocked_uses | second.blocked_uses
+    merged.fired_triggers = first.fired_triggers | second.fired_triggers
     return merged
+
+
+def _still_waiting(waiting: list[BoundUse], report: Report) -> list[BoundUse]:
+    """The uses waiting for their trigger that it has not fired yet this phase."""
+    return [u for u in waiting if (u.ability, u.actor) not in report.fired_triggers]
 
 
 def _distinct(outcomes: list[Outcome]) -> list[Outcome]:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from .. import ast
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Ability, Scenario
+from ..vocabulary import SHIELDS, STATE_WRITES, decides_exits, flat, is_blocking, verbs
 from .bind import BoundUse
 from .legal import pending_for, seat_name, team_of
 from .phases import Phase, matches
@@ -79,6 +80,7 @@ class Report:
     fired: set = field(default_factory=set)  # rule bindings that already acted this phase
     checkpoints: list = field(default_factory=list)  # states right after a night's deaths (`deaths`)
     blocked_uses: set = field(default_factory=set)  # (ability, seat) of uses a block took away
+    fired_triggers: set = field(default_factory=set)  # (ability, seat) acting on their trigger
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
@@ -124,7 +126,8 @@ class Scratch:
                         list(self.report.rules), list(self.report.cites),
                         list(self.report.holes), self.report.winner, self.report.vote,
                         set(self.report.due_next), set(self.report.fired),
-                        list(self.report.checkpoints), set(self.report.blocked_uses))
+                        list(self.report.checkpoints), set(self.report.blocked_uses),
+                        set(self.report.fired_triggers))
         return Scratch(self.state.clone(), report, set(self.events), set(self.blocked),
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
@@ -148,11 +151,11 @@ class Resolver:
         self.moment = moment
         self.abilities = scenario.ability_by_key
         self.rules = [r for r in scenario.rules
-                      if not r.at or any(_rule_at(ref, phase, moment) for ref in r.at)]
-        self.exit_rules = [r for r in self.rules if _has_exit(r.then)]
-        self.blocking_rules = [r for r in self.rules if not _has_exit(r.then) and _is_blocking_effects(r.then)]
-        self.late_rules = [r for r in self.rules if not _has_exit(r.then)
-                           and not _is_blocking_effects(r.then)]
+                      if not r.at or any(rule_applies_at(ref, phase, moment) for ref in r.at)]
+        self.exit_rules = [r for r in self.rules if decides_exits(r.then)]
+        self.blocking_rules = [r for r in self.rules if not decides_exits(r.then) and is_blocking(r.then)]
+        self.late_rules = [r for r in self.rules if not decides_exits(r.then)
+                           and not is_blocking(r.then)]
         self.edges = self._declared_edges()
         self.truncated = False
         self.checkpoint = False  # keep the state after the deaths, for wins checked after deaths
@@ -168,7 +171,7 @@ class Resolver:
                                         if team_of(self.sc, a) is team}
         if name == "deaths":
             return {"deaths"}
-        return {a.key for a in self.sc.abilities if name in _verbs(a.effects)}
+        return {a.key for a in self.sc.abilities if name in verbs(a.effects)}
 
     def _declared_edges(self) -> set[tuple[str, str]]:
         edges = set()
@@ -182,7 +185,7 @@ class Resolver:
         return edges
 
     def _is_blocking(self, step: str) -> bool:
-        return _is_blocking_effects(self.abilities[step].effects)
+        return is_blocking(self.abilities[step].effects)
 
     # -------------------------------------------------------------- entry point
 
@@ -268,8 +271,10 @@ class Resolver:
                     not any(p.phase.key == self.phase.kind for p in ability.phases) and \
                     not pending_for(sc.state, step, u.actor, self.phase) and \
                     (step, u.actor) not in sc.triggered:
-                sc.report.cancelled.append(f"{ability.display}: its trigger did not happen")
-                continue
+                continue  # it waits for its trigger (Player.play says when it never came)
+            if not ability.is_card and any(t.timing == "immediately" for t in ability.triggers) and \
+                    not any(p.phase.key == self.phase.kind for p in ability.phases):
+                sc.report.fired_triggers.add((step, u.actor))
             if ability.is_card and u.actor not in sc.state.drawn and ("drawn", u.actor) not in sc.events \
                     and ("voted", u.actor) not in sc.events:
                 sc.report.cancelled.append(f"{ability.display} by {self.name(sc, u.actor)}: no card was drawn")
@@ -300,7 +305,7 @@ class Resolver:
     def _simultaneous_blocks(self, sc: Scratch, ability: Ability, uses: list[BoundUse]):
         """Uses of one step act together; when they block each other, every consistent
         choice of who is blocked is an outcome (mutual blocks can have several, or none)."""
-        if len(uses) < 2 or "block" not in _verbs(ability.effects):
+        if len(uses) < 2 or "block" not in verbs(ability.effects):
             return [(sc, uses)]
         actors = {u.actor for u in uses}
         targets_of = {}
@@ -426,7 +431,7 @@ class Resolver:
         elif v == "protect":
             for n in e.names:
                 sc.events.add(("protect", seat, n.key))
-                if n.key in ("block", "inquire", "convert"):
+                if n.key in SHIELDS:
                     sc.shields.setdefault(seat, set()).add(n.key)
                 else:
                     kinds = None if n.key in ("any", "kill") else frozenset({n.key})
@@ -647,7 +652,7 @@ class Resolver:
         for rule in self.exit_rules:
             for env in self.applicable(sc, rule):
                 probe = Scratch(sc.state.clone(), Report(self.phase), set(sc.events))
-                self.apply(probe, [e for e in _flat(rule.then) if e.verb in ("leave", "stay")],
+                self.apply(probe, [e for e in flat(rule.then) if e.verb in ("leave", "stay")],
                            env, rule, None)
                 strict.extend(probe.strict)
                 sc.report.decided(rule.name.text, [c.id for c in rule.cites])
@@ -730,42 +735,12 @@ class Resolver:
         return [c.id for c in rule.cites] if rule else []
 
 
-def _rule_at(ref, phase: Phase, moment: str | None) -> bool:
+def rule_applies_at(ref, phase: Phase, moment: str | None) -> bool:
     """A rule `at day` holds all day long; `at day after vote` only after the vote."""
     if ref.moment is None:
         return ref.phase.key == phase.kind and (ref.exact is None or ref.exact == phase.number) \
             and (ref.start is None or phase.number >= ref.start)
     return matches(ref, phase, moment)
-
-
-# Effects that change the state (not mere intentions): in stage 2 they wait for the deaths.
-STATE_WRITES = frozenset({"convert", "reveal", "link", "revive", "give", "lose", "mark", "unmark",
-                          "consume", "set"})
-
-
-def _is_blocking_effects(effects) -> bool:
-    return any(e.verb in ("block", "unblock") or
-               (e.verb == "protect" and any(n.key == "block" for n in e.names))
-               for e in _flat(effects))
-
-
-def _flat(effects):
-    for e in effects:
-        if isinstance(e, ast.IfEffect):
-            yield from _flat(e.then)
-            yield from _flat(e.otherwise)
-        elif isinstance(e, ast.AfterEffect):
-            yield from _flat(e.body)
-        else:
-            yield e
-
-
-def _verbs(effects) -> set[str]:
-    return {e.verb for e in _flat(effects)}
-
-
-def _has_exit(effects) -> bool:
-    return bool(_verbs(effects) & {"leave", "stay"})
 
 
 def _display(source) -> str:

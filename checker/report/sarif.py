@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from .. import __version__, registry
 from ..findings import Finding
-from ..model import Scenario
 from ..pipeline import FileResult
 from ..source import Span
 from ..text import name_key
 from . import explain
 from .paths import repository_path, repository_root, workspace_path
 from .text import cited, stale_note, witness_lines
+
+if TYPE_CHECKING:  # the model (and the AST under it) is not needed to start the command line
+    from ..model import Scenario
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 # The project has no public home yet: set this when it does (GitHub shows it with the tool).

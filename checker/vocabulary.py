@@ -1,0 +1,94 @@
+"""The effect vocabulary, its categories, and one walk over the syntax tree.
+
+Both implementations of the game (the interpreter in `interpreter/`, the Z3 encoding in
+`encode/`) read an effect's meaning from here: which verbs block, which decide exits, which
+change the state (and so wait for the deaths when acting together), which only record
+something. `tests/test_vocabulary.py` holds every verb of the grammar to a category here, and
+to a handler in the resolver, the interpreter and the encoder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import fields, is_dataclass
+
+from . import ast
+
+# ------------------------------------------------------------------ the verbs, by what they do
+
+# Intentions recorded during a resolution and weighed at the deaths.
+INTENTIONS = frozenset({"kill", "save", "protect"})
+# Verbs that decide an exit outright (rules' conclusions, and abilities that say so).
+EXITS = frozenset({"leave", "stay"})
+# Verbs of the blocking stage: they run before the actions they take away.
+BLOCKS = frozenset({"block", "unblock"})
+# Verbs that change the state: acting together, they wait until after the deaths.
+STATE_WRITES = frozenset({"convert", "reveal", "link", "revive", "give", "lose", "mark", "unmark",
+                          "consume", "set"})
+# Verbs that tell someone something, or note what the rulebook leaves open.
+NOTES = frozenset({"inquire", "learn", "announce", "unspecified", "nothing"})
+# Verbs that act on the game itself.
+CONTROL = frozenset({"draw", "cancel", "win"})
+
+VERBS = INTENTIONS | EXITS | BLOCKS | STATE_WRITES | NOTES | CONTROL
+
+# Protections that shield from an ability's kind of effect rather than defeat an attack.
+SHIELDS = frozenset({"block", "inquire", "convert"})
+
+
+def flat(effects: Iterable[ast.AnyEffect]) -> Iterator[ast.Effect]:
+    """The plain effects of a sequence, through every `if` branch and `after` body."""
+    for e in effects:
+        if isinstance(e, ast.IfEffect):
+            yield from flat(e.then)
+            yield from flat(e.otherwise)
+        elif isinstance(e, ast.AfterEffect):
+            yield from flat(e.body)
+        else:
+            yield e
+
+
+def verbs(effects: Iterable[ast.AnyEffect]) -> set[str]:
+    return {e.verb for e in flat(effects)}
+
+
+def decides_exits(effects: Iterable[ast.AnyEffect]) -> bool:
+    """Whether the effects say outright who leaves or stays (`leave K`, `stay`)."""
+    return bool(verbs(effects) & EXITS)
+
+
+def is_blocking(effects: Iterable[ast.AnyEffect]) -> bool:
+    """Whether the effects belong to the blocking stage: a block, an unblock, or a
+    protection from blocks."""
+    return any(e.verb in BLOCKS or (e.verb == "protect" and any(n.key == "block" for n in e.names))
+               for e in flat(effects))
+
+
+# ------------------------------------------------------------------ one walk over the tree
+
+def nodes(tree: object) -> Iterator[object]:
+    """Every syntax node in a tree (an expression, an effect, a declaration, or a tuple of
+    them), the tree first, spans left out."""
+    stack = [tree]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, tuple):
+            stack.extend(reversed(x))
+        elif is_dataclass(x) and not isinstance(x, type):
+            yield x
+            stack.extend(reversed([getattr(x, f.name) for f in fields(x) if f.name != "span"]))
+
+
+def calls(tree: object, name: str) -> bool:
+    """Whether the tree calls the function or predicate `name(…)`."""
+    return any(isinstance(x, ast.Call) and x.func.key == name for x in nodes(tree))
+
+
+def refers_to(tree: object, name: str) -> bool:
+    """Whether the tree names `name` (a binding such as `targets`, a setting, a memory)."""
+    return any(isinstance(x, ast.Ref) and x.name.key == name for x in nodes(tree))
+
+
+def has_table(tree: object) -> bool:
+    """Whether the tree holds a `by` table or `cases` (which can have no row for a case)."""
+    return any(isinstance(x, (ast.ByTable, ast.Cases)) for x in nodes(tree))
