@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import Diagnostic, SpecError
+from .loader import read_text_file
 from .pipeline import FileResult
 from .findings import Suppression
 
@@ -47,7 +48,7 @@ def _bad(path: str, message: str) -> SpecError:
 def load(path: str) -> Baseline:
     """Read a baseline file; SpecError (exit 2) when it is missing or malformed."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text_file(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise _bad(path, f"cannot be read ({exc.__class__.__name__}: {exc})") from None
     try:

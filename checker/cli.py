@@ -330,10 +330,12 @@ def _load_spec(path: str, err: TextIO):
 
 
 def _report_input_error(exc: SpecError, source_text: str | None, err: TextIO) -> int:
+    from .report import people
+
     lines = source_text.split("\n") if source_text else []
     for d in exc.diagnostics:
         line = lines[d.span.line - 1] if d.span and 0 < d.span.line <= len(lines) else None
-        err.write(d.render(line) + "\n")
+        err.write(people.lines(d.render(line).split("\n")) + "\n")
     return EXIT_INPUT
 
 

@@ -32,6 +32,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from .errors import Diagnostic, SpecError
 from .registry import CODES
 from .findings import SEVERITIES
+from .loader import read_text_file
 from .limits import MAX_BOUND, rlimit_problem, timeout_problem
 
 
@@ -112,7 +113,7 @@ def load(path: str, kinds: tuple[str, ...]) -> Config:
                                      line_text=text.split("\n")[span.line - 1] if span else None)])
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text_file(path)
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError([Diagnostic(f"cannot read {path}: {exc}", None, path)]) from None

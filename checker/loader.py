@@ -55,6 +55,16 @@ def read_stdin(path: str = "<stdin>") -> SourceFile:
     return decode_source(path, data)
 
 
+def read_text_file(path: str) -> str:
+    """A small text file that is not a spec (a pyproject.toml, a baseline), read as a spec is:
+    refused, with OSError, when it is not a regular file, so a FIFO is never waited on."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(f"{path} is not a regular file (a FIFO, socket or device)")
+        return handle.read(MAX_FILE_BYTES + 1).decode("utf-8")
+
+
 def read_source(path: str) -> SourceFile:
     """Read one spec file, or raise SpecError saying why it cannot be read."""
 

@@ -585,3 +585,17 @@ def test_junit_root_has_no_skipped_count_and_github_paths_are_repository_relativ
     assert "skipped" not in root.attrib and all("skipped" in s.attrib for s in root.iter("testsuite"))
     out = main("check", "tie.mafia", "--no-config", "--select", "setup", "--format", "github")[1]
     assert "file=specs/tie.mafia," in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("option", ["--config", "--baseline"])
+def test_fifo_as_configuration_or_baseline_is_refused(tmp_path, option):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    spec = spec_file(tmp_path, TINY)
+    proc = _entry("check", str(spec), "--select", "setup", option, str(fifo))
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == cli.EXIT_INPUT and "not a regular file" in err, out + err
