@@ -38,7 +38,8 @@ win mafia when alive(mafia) >= alive(town)
 '''
 
 
-def main(*argv: str, cwd: Path | None = None, monkeypatch=None) -> tuple[int, str, str]:
+def main(*argv) -> tuple[int, str, str]:
+    """(exit code, standard output, standard error) of the command line, in this process."""
     out, err = io.StringIO(), io.StringIO()
     code = cli.main([str(a) for a in argv], out, err)
     return code, out.getvalue(), err.getvalue()
@@ -86,8 +87,11 @@ def test_deep_effects_are_located_errors(tmp_path, effect):
 
 
 def test_deep_nesting_just_under_the_limit_is_checked(tmp_path):
-    # The limit must leave room for the real thing: every stage after the parser recurses.
-    effect = "if " + "not " * 60 + "false then " + "after 1 night: " * 0 + "if true then " * 30 + "kill shot"
+    # The limit must leave room for the real thing: every stage after the parser recurses, so
+    # a tree just under MAX_DEPTH must go through them (raise the limit and this fails).
+    from mafiacheck.limits import MAX_DEPTH
+
+    effect = "if " + "not " * (MAX_DEPTH - 45) + "false then " + "if true then " * 30 + "kill shot"
     path = spec_file(tmp_path, TINY.replace("effect kill shot", "effect " + effect))
     code, out, err = main("check", path, "--select", "setup,contradiction")
     assert code in (cli.EXIT_OK, cli.EXIT_FINDINGS), out + err
