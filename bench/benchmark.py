@@ -50,7 +50,7 @@ from mafiacheck.encode.solver import Limits, check, make_solver  # noqa: E402
 from mafiacheck.encode.unroll import NONE, Game  # noqa: E402
 from mafiacheck.evaluate import initial_state  # noqa: E402
 from mafiacheck.interpreter.bind import BoundUse  # noqa: E402
-from mafiacheck.interpreter.phases import matches, sequence  # noqa: E402
+from mafiacheck.phases import matches, sequence  # noqa: E402
 from mafiacheck.interpreter.play import Player  # noqa: E402
 from mafiacheck.pipeline import ANALYSES, ENCODED, load  # noqa: E402
 
@@ -331,7 +331,7 @@ def core_queries(kmax):
 def unfinished_goal():
     """Question (c) through answer_open, with its goal "after the last phase nobody has won"
     (the winner of a state is kept once set, so this is "nobody won in any phase")."""
-    from mafiacheck.encode import open_questions
+    from mafiacheck.crosscheck import open_questions
 
     original = open_questions._goal
     open_questions._goal = lambda game, question, bound: game.states[-1]["winner"] == NONE
@@ -408,7 +408,7 @@ def reuse_estimate(kmax=10, implied=False):
     exactly one player, so after the d-th day at most n - d are alive.
     Returns {(k, q): (answer, seconds)} and the build seconds."""
     from mafiacheck.interpreter.bind import Binder
-    from mafiacheck.queries import load_queries
+    from mafiacheck.query_text import load_queries
 
     scenario = load(str(CORE))
     source, queries = load_queries(core_queries(1))
@@ -454,7 +454,7 @@ def reuse_estimate(kmax=10, implied=False):
 def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
     import clingo
 
-    from mafiacheck.queries import load_queries
+    from mafiacheck.query_text import load_queries
 
     run = load_anchors(anchors)
     med = statistics.median
@@ -572,7 +572,7 @@ def phase_timers(into: dict):
     the query, building the Game (Python term building, with the roles and ranges fixpoints),
     handing the terms to the solver, solving, replaying the witness through the interpreter.
     The parts are wrapped where answer_open calls them; nothing else changes."""
-    from mafiacheck.encode import open_questions as oq
+    from mafiacheck.crosscheck import open_questions as oq
     from mafiacheck.interpreter.bind import Binder
 
     def timed(name, fn, stats=False):
@@ -591,13 +591,13 @@ def phase_timers(into: dict):
         return wrapper
 
     saved = [(oq, "Game", oq.Game), (oq, "make_solver", oq.make_solver), (oq, "check", oq.check),
-             (oq, "_replay", oq._replay), (oq, "_fix_choices", oq._fix_choices),
+             (oq, "_replay", oq._replay), (oq, "fix_choices", oq.fix_choices),
              (Binder, "bind", Binder.bind), (z3.Solver, "add", z3.Solver.add)]
     oq.Game = timed("build", oq.Game)
     oq.make_solver = timed("solver", oq.make_solver)
     oq.check = timed("solve", oq.check, stats=True)
     oq._replay = timed("replay", oq._replay)
-    oq._fix_choices = timed("fix", oq._fix_choices)
+    oq.fix_choices = timed("fix", oq.fix_choices)
     Binder.bind = timed("bind", Binder.bind)
     z3.Solver.add = timed("add", z3.Solver.add)
     try:
@@ -609,7 +609,8 @@ def phase_timers(into: dict):
 
 def profile_ask(kmax=10, runs=3):
     """Where the time of the 30 like-for-like questions goes, per question (medians over runs)."""
-    from mafiacheck.queries import answer_all, load_queries
+    from mafiacheck.queries import answer_all
+    from mafiacheck.query_text import load_queries
 
     t0 = time.perf_counter()
     scenario = load(str(CORE))

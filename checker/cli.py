@@ -97,6 +97,13 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--check", action="store_true",
                      help="change nothing; list the files that would change and exit 1 if any")
     fmt.add_argument("--diff", action="store_true", help="change nothing; print a unified diff")
+    sub.add_parser("lsp", help="the language server for editors, over stdio")
+    serve = sub.add_parser("serve", help="the moderator's what-if page, a local web server")
+    serve.add_argument("specs", nargs="*", metavar="SPEC", help="specs to serve (default: the bundled ones)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    serve.add_argument("--timeout", type=float, default=20.0, metavar="S",
+                       help="seconds of work per question before it is stopped (default 20)")
     return parser
 
 
@@ -341,7 +348,8 @@ def _report_input_error(exc: SpecError, source_text: str | None, err: TextIO) ->
 
 def run_ask(args, out: TextIO, err: TextIO) -> int:
     from .encode.solver import Limits
-    from .queries import answer_all, judged, load_queries
+    from .queries import answer_all, judged
+    from .query_text import load_queries
     from .report import answer as answer_report
 
     try:
@@ -389,9 +397,9 @@ def _text_of(arg: str) -> str | None:
 
 def run_simulate(args, out: TextIO, err: TextIO) -> int:
     from .interpreter.bind import Binder
-    from .interpreter.simulate import simulate
-    from .queries import load_queries
+    from .query_text import load_queries
     from .report import people
+    from .simulate import simulate
 
     scenario = _load_spec(args.spec, err)
     if scenario is None:
@@ -452,6 +460,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         err.write(f"{exc}\n")
         return EXIT_INPUT
     try:
+        if args.command in ("lsp", "serve"):  # servers: they run their own loop, in this thread
+            return _dispatch(args, out, err)
         return _interruptible(lambda: _dispatch(args, out, err), err)
     except BrokenPipeError:
         # The reader went away (`mafiacheck … | head`) before the command knew its result:
@@ -533,5 +543,11 @@ def _dispatch(args, out: TextIO, err: TextIO) -> int:
         return run_simulate(args, out, err)
     if args.command == "fmt":
         return run_fmt(args, out, err)
+    if args.command == "lsp":
+        from .lsp.server import main as lsp_main  # imported only here: --help stays light
+        return lsp_main()
+    if args.command == "serve":
+        from .serve.app import main as serve_main
+        return serve_main(args.specs, args.host, args.port, args.timeout, out, err)
     build_parser().print_help(out)
     return EXIT_INPUT

@@ -12,6 +12,7 @@ from functools import cached_property
 
 from . import ast
 from .source import Span, spanned
+from .vocabulary import decides_exits, is_blocking, verbs
 
 PHASE_NAMES = ("intro_day", "intro_night", "blind_day", "day", "night")
 NIGHT_PHASES = ("intro_night", "night")
@@ -262,6 +263,42 @@ class Scenario:
     @cached_property
     def ability_by_key(self) -> dict[str, Ability]:
         return {a.key: a for a in self.abilities}
+
+    # ---------------------------------------------------------- static facts
+    # Computed once per resolved spec, for both implementations of the game.
+
+    def team_of(self, ability: Ability) -> Team | None:
+        """The team whose action the ability is (`by team T`, or `for team T`)."""
+        key = ability.for_team or (ability.actor.name.key if ability.actor and ability.actor.kind == "team"
+                                   else None)
+        return next((t for t in self.teams if t.key == key), None)
+
+    @cached_property
+    def resolve_edges(self) -> frozenset[tuple[str, str]]:
+        """The resolution order the spec declares (`resolve A before B`), as pairs of steps
+        (ability keys, and `deaths`): a team stands for its options and abilities, an effect
+        verb for every ability that has it."""
+        def steps(name: str) -> set[str]:
+            if name in self.ability_by_key:
+                return {name}
+            team = next((t for t in self.teams if t.key == name), None)
+            if team is not None:
+                return set(team.options) | {a.key for a in self.abilities if self.team_of(a) is team}
+            if name == "deaths":
+                return {"deaths"}
+            return {a.key for a in self.abilities if name in verbs(a.effects)}
+        return frozenset((x, y) for d in self.resolves for a in d.first for b in d.then
+                         for x in steps(a.key) for y in steps(b.key) if x != y)
+
+    def rule_stage(self, rule: ast.RuleDecl) -> str:
+        """When a rule acts in a resolution: `exit` (it decides who leaves, at the deaths),
+        `blocking` (after each blocking step) or `late` (after the deaths)."""
+        return self._rule_stages[rule.name.key]
+
+    @cached_property
+    def _rule_stages(self) -> dict[str, str]:
+        return {r.name.key: "exit" if decides_exits(r.then) else "blocking" if is_blocking(r.then)
+                else "late" for r in self.rules}
 
     def cited_ids(self) -> list[str]:
         """Every rule id the spec cites, in order of first appearance."""

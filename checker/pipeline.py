@@ -17,6 +17,7 @@ from .source import SourceFile
 # that `mafiacheck --help`, `explain` and `fmt` start without them.
 if TYPE_CHECKING:
     from . import ast
+    from .analyses.encoded import Options
     from .model import Scenario
 
 

@@ -1,34 +1,14 @@
-"""Loading what-if queries (files or inline text), answering them, checking expectations."""
+"""Answering what-if queries (read by query_text.py) and checking their expectations."""
 
 from __future__ import annotations
 
-import os
-
 from . import ast
-from .build import build
-from .errors import Diagnostic, SpecError
 from .interpreter.bind import Binder
 from .interpreter.play import Answer, Player
-from .loader import decode_source, read_source
 from .model import Scenario
-from .parser import parse
+from .moderator_log import Names
 from .query_names import check_query_names
-from .report.answer import Names
 from .source import SourceFile
-
-
-def load_queries(arg: str) -> tuple[SourceFile, tuple[ast.Query, ...]]:
-    """A query file, or inline query text (wrapped in `query inline { … }` when needed)."""
-    if os.path.exists(arg):
-        source = read_source(arg)
-    else:
-        text = arg if arg.lstrip().startswith("query") else f"query inline {{\n{arg}\n}}\n"
-        source = decode_source("<inline>", text.encode("utf-8"))
-    queries = build(parse(source, "queries"), source)
-    if not queries:
-        raise SpecError([Diagnostic("no query here: a query file holds `query NAME { … }` blocks",
-                                    None, source.path)])
-    return source, queries
 
 
 def answer_all(scenario: Scenario, source: SourceFile, queries,
@@ -40,7 +20,7 @@ def answer_all(scenario: Scenario, source: SourceFile, queries,
         bound = Binder(scenario, source.path).bind(q)
         check_query_names(scenario, q, bound, source.path)
         if q.open is not None:
-            from .encode.open_questions import answer_open
+            from .crosscheck.open_questions import answer_open
             answer = answer_open(scenario, bound) if limits is None else answer_open(scenario, bound, limits)
         else:
             answer = player.answer(bound)

@@ -4,9 +4,9 @@ setup finding, and a few of the anchors' answers hold (the benchmark asks all 30
 from pathlib import Path
 
 import pytest
-
 from mafiacheck.pipeline import check_file, load
-from mafiacheck.queries import answer_all, load_queries
+from mafiacheck.queries import answer_all
+from mafiacheck.query_text import load_queries
 
 CORE = Path(__file__).resolve().parent.parent / "bench" / "gangster_core.mafia"
 

@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from mafiacheck.encode.differential import compare, random_uses, random_walk
+from mafiacheck.crosscheck.differential import compare, random_uses, random_walk
 from mafiacheck.interpreter.bind import Binder
 from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import load
-from mafiacheck.queries import load_queries
+from mafiacheck.query_text import load_queries
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = {
@@ -190,7 +189,7 @@ def test_a_card_is_played_by_one_player_a_phase():
     # illegal for the interpreter and impossible in the encoding; one of them alone is fine.
     from mafiacheck.evaluate import initial_state
     from mafiacheck.interpreter.bind import BoundUse
-    from mafiacheck.interpreter.phases import sequence
+    from mafiacheck.phases import sequence
 
     scenario = load(str(ROOT / "specs" / "godfather_nostradamus.mafia"))
     seats = scenario.compositions[0].seats()

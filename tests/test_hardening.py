@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from mafiacheck import cli
-from mafiacheck.encode import open_questions
+from mafiacheck.crosscheck import open_questions
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"

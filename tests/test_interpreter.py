@@ -3,12 +3,11 @@
 from pathlib import Path
 
 import pytest
-
 from mafiacheck.errors import SpecError
 from mafiacheck.interpreter.bind import Binder
 from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import load
-from mafiacheck.queries import load_queries
+from mafiacheck.query_text import load_queries
 
 LAB = Path(__file__).resolve().parent / "fixtures" / "lab.mafia"
 SEAT = {"boss": 0, "thug": 1, "doc": 2, "sheriff": 3, "blocker": 4, "guard": 5, "preacher": 6,

@@ -1,7 +1,8 @@
 """Open questions (`can … within K`) through the same path as `mafiacheck ask`."""
 
 from mafiacheck.pipeline import load
-from mafiacheck.queries import answer_all, load_queries
+from mafiacheck.queries import answer_all
+from mafiacheck.query_text import load_queries
 
 REQUIRED = '''scenario tiny "Tiny" { prefix TI }
 side town "Town" town

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mafiacheck.encode.differential import random_walk
+from mafiacheck.crosscheck.differential import random_walk
 from mafiacheck.encode.unroll import Game
 from mafiacheck.pipeline import load
 

@@ -4,12 +4,12 @@ interpreter's answer and the encoding's, through `check`, `ask` or the different
 
 from pathlib import Path
 
-
-from mafiacheck.encode.differential import compare
+from mafiacheck.crosscheck.differential import compare
 from mafiacheck.interpreter.bind import Binder
 from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import check_file, load
-from mafiacheck.queries import answer_all, load_queries
+from mafiacheck.queries import answer_all
+from mafiacheck.query_text import load_queries
 from mafiacheck.report.answer import render_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,10 +3,9 @@ answer them: every `expect` line must hold."""
 
 from pathlib import Path
 
-import pytest
-
 import golden
-from mafiacheck.queries import load_queries
+import pytest
+from mafiacheck.query_text import load_queries
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "examples" / "whatif").glob("*.query"))

@@ -14,6 +14,7 @@ import itertools
 import z3
 
 from .. import registry
+from ..crosscheck.witness import last_phase_outcomes
 from ..findings import Finding, Related
 from .encoded import Encoded
 
@@ -86,11 +87,7 @@ def _finding(scenario, enc, steps, phase, w) -> Finding:
 
 def _witness(enc, w) -> dict:
     data = enc.witness_json(w)
-    from ..report.answer import Names, phase_lines
-    names = Names(enc.sc, enc.game.seats)
-    data["outcomes"] = []
-    for o in w.answer.outcomes:
-        last = o.reports[-1]
-        data["outcomes"].append([f"order: {' → '.join(names.step(s) for s in last.order if s != 'deaths')}"]
-                                + phase_lines(names, last, enc.game.seats))
+    data["outcomes"] = last_phase_outcomes(
+        enc.sc, enc.game.seats, w.answer.outcomes,
+        lambda i, names, last: [f"order: {' → '.join(names.step(s) for s in last.order if s != 'deaths')}"])
     return data

@@ -14,9 +14,9 @@ every reading as an outcome.
 from __future__ import annotations
 
 from .. import registry
+from ..crosscheck.witness import evidence, last_phase_outcomes
 from ..findings import Finding, Related
 from ..vocabulary import verbs
-from .encoded import witness_json
 
 MARK = "block each other"
 
@@ -62,7 +62,6 @@ def _first(enc, a, kind: str) -> Finding | None:
 
 
 def _finding(scenario, seats, a, w, phase, where) -> Finding:
-    from ..report.answer import Names, phase_lines
     c = registry.CODES[registry.AMBIGUOUS_RESOLUTION]
     answer = w.answer
     holes = [h for o in answer.outcomes for h in o.reports[-1].holes if MARK in h]
@@ -71,11 +70,9 @@ def _finding(scenario, seats, a, w, phase, where) -> Finding:
             "the rules do not say which block takes effect" if several else
             "no consistent outcome (every choice of which blocks take effect undoes itself); the "
             "rules do not say what happens")
-    data = witness_json(w, scenario, seats)
-    names = Names(scenario, seats)
-    data["outcomes"] = []
-    for i, o in enumerate(answer.outcomes, 1):
-        data["outcomes"].append([f"reading {i}"] + phase_lines(names, o.reports[-1], seats))
+    data = evidence(w, scenario, seats)
+    data["outcomes"] = last_phase_outcomes(scenario, seats, answer.outcomes,
+                                           lambda i, names, last: [f"reading {i}"])
     ids = tuple(dict.fromkeys(r.id for r in a.clause_cites + a.cites))
     holders = {r.key for r in (a.actor.roles or (a.actor.name,))}
     return Finding(c.code, c.kind, c.severity,

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 import z3
 
 from .. import registry
+from ..crosscheck.witness import Witness, evidence, extract, replay
 from ..encode.solver import Limits, Result, ask, check, make_solver
 from ..encode.terms import Unsupported
-from ..errors import SpecError
 from ..encode.unroll import Game
-from ..encode.witness import Witness, extract, replay
+from ..errors import SpecError
 from ..findings import Finding, Related
 from ..model import Composition, Scenario
 
@@ -39,8 +39,8 @@ class Encoded:
         self.error: Unsupported | None = None
         self.game: Game | None = None
         try:
-            from ..interpreter.phases import start_phases
             from ..evaluate import initial_state
+            from ..phases import start_phases
             opening = len(start_phases(scenario, initial_state(scenario, composition.seats())))
             self.length = opening + 2 * options.bound
             self.game = Game(scenario, composition.seats(), self.length)
@@ -217,7 +217,7 @@ class Encoded:
         return w
 
     def witness_json(self, w: Witness) -> dict:
-        return witness_json(w, self.sc, self.game.seats)
+        return evidence(w, self.sc, self.game.seats)
 
     def inconclusive(self, what: str, reason: str, span=None, witness: Witness | None = None) -> Finding:
         """An undecided question. When a solver's game failed to replay, the game is attached:
@@ -237,27 +237,6 @@ class Encoded:
 def _flat(goal):
     return [g for item in (goal if isinstance(goal, (list, tuple)) else [goal])
             for g in (item if isinstance(item, (list, tuple)) else [item])]
-
-
-def witness_json(w: Witness, scenario: Scenario | None = None, seats=None) -> dict:
-    """The witness for a finding: the script, the choices per phase, and the moderator's log
-    of its replay through the interpreter (first outcome), in the scenario's own names."""
-    data = w.to_json()
-    if w.answer is not None:
-        data["replay"] = {"verdict": w.answer.verdict,
-                          "winners": [o.winner for o in w.answer.outcomes]}
-        if scenario is not None and w.answer.outcomes:
-            from ..report.answer import Names, phase_lines
-            names = Names(scenario, seats)
-            log = []
-            choices = {str(p): c for p, c in w.phases}
-            for report in w.answer.outcomes[0].reports:
-                log.append(f"{report.phase}:")
-                if choices.get(str(report.phase)):
-                    log.append("  choices: " + "; ".join(choices[str(report.phase)]))
-                log += [f"  {line}" for line in phase_lines(names, report, seats)]
-            data["log"] = log
-    return data
 
 
 def related(spans) -> tuple[Related, ...]:

@@ -25,8 +25,16 @@ import random
 import z3
 
 from .. import registry
-from ..encode.induction import (FIXED, GROWING, PATTERN, generic_from, mentions_round,
-                                pin, values_of, windows_of)
+from ..encode.induction import (
+    FIXED,
+    GROWING,
+    PATTERN,
+    generic_from,
+    mentions_round,
+    pin,
+    values_of,
+    windows_of,
+)
 from ..encode.induction import state_terms as state_terms_of
 from ..encode.solver import Limits, ask, make_solver
 from ..encode.terms import Unsupported
@@ -88,7 +96,7 @@ def _composition(scenario, enc: Encoded) -> list[Finding]:
 def _state_after(enc: Encoded, result, upto: int):
     """The interpreter's state after phases 0..upto of the model's game, replayed (None when
     the replay ends the game or does not come out as one state nobody has won)."""
-    from ..encode.witness import extract, replay
+    from ..crosscheck.witness import extract, replay
     w = extract(enc.game, result.model, upto=upto, name="candidate")
     try:
         answer = replay(enc.game, w)
@@ -103,7 +111,7 @@ def _escapes_by_play(enc: Encoded, start_state, L: int) -> bool:
     A game that ends is proof enough that the state is not stuck, and playing is far cheaper
     than asking the solver over several phases from a free start (which can give up on a
     scenario as large as seed 003). Seeded, so the search is the same on every run."""
-    from ..encode.differential import random_uses
+    from ..crosscheck.differential import random_uses
     from ..interpreter.play import Player
 
     game, sc = enc.game, enc.sc
@@ -198,7 +206,7 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
 def _interpreter_phases(enc: Encoded, length: int):
     """The game's first `length` phases as the interpreter sequences them."""
     from ..evaluate import initial_state
-    from ..interpreter.phases import sequence
+    from ..phases import sequence
     return sequence(enc.sc, initial_state(enc.sc, enc.game.seats), length)
 
 
@@ -288,7 +296,7 @@ def _finding(scenario, enc: Encoded, t: int, result, verdict) -> Finding:
     if not outcomes:
         return enc.inconclusive("a stuck game", "internal error: the solver's game did not replay", witness=w)
     state = outcomes[0].state
-    from ..report.answer import Names
+    from ..moderator_log import Names
     names = Names(scenario, game.seats)
     living = [names.seat(s, state.roles) for s in range(game.n) if state.alive[s]]
     who = ", ".join(living) if living else "nobody"

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import z3
 
-from ..vocabulary import refers_to
 from ..evaluate import initial_state
-from ..interpreter.phases import sequence
+from ..phases import sequence
+from ..vocabulary import refers_to
 from .solver import Limits, ask, make_solver
 from .terms import Events, View
 from .unroll import NONE, Game

@@ -7,16 +7,14 @@ the condition under which it is a member.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import weakref
+from dataclasses import dataclass
 
 import z3
 
 from .. import ast
 from ..model import BUILTIN_KINDS, Scenario
 from ..vocabulary import has_table
-
 
 # ------------------------------------------------------------------ folding constructors
 #

@@ -14,14 +14,39 @@ import z3
 
 from .. import ast
 from ..evaluate import State, initial_state
-from ..interpreter.phases import Phase, matches, sequence
-from ..interpreter.resolution import rule_applies_at
 from ..model import Ability, Scenario
-from ..vocabulary import SHIELDS, STATE_WRITES, calls, decides_exits, flat, is_blocking, refers_to
+from ..phases import Phase, matches, rule_applies_at, sequence
+from ..vocabulary import (
+    SHIELDS,
+    STATE_WRITES,
+    calls,
+    decides_exits,
+    flat,
+    is_blocking,
+    refers_to,
+)
 from .ranges import Ranges
 from .roles import possible_roles
-from .terms import (And, Compiler, Eq, Events, Ids, If, Implies, Not, Or, Seats, Unsupported, View,
-                    compare_op, count_of, number, pick, register_domain, truth)
+from .terms import (
+    And,
+    Compiler,
+    Eq,
+    Events,
+    Ids,
+    If,
+    Implies,
+    Not,
+    Or,
+    Seats,
+    Unsupported,
+    View,
+    compare_op,
+    count_of,
+    number,
+    pick,
+    register_domain,
+    truth,
+)
 
 NONE = -1
 
@@ -1325,9 +1350,7 @@ class Game:
                     st["pending"][key] = Or(st["pending"][key], fires)
 
     def _declared_edges(self, steps) -> set:
-        from ..interpreter.resolution import Resolver
-        resolver = Resolver(self.sc, self.phases[0])
-        return {(a, b) for a, b in resolver.edges if a in steps and b in steps}
+        return {(a, b) for a, b in self.sc.resolve_edges if a in steps and b in steps}
 
     def _rules_now(self, phase: Phase, tag: str):
         moment = {"n": None, "b": "before", "v": "vote", "a": "after"}[tag[0]]

@@ -9,7 +9,7 @@ from .. import ast
 from ..errors import Diagnostic, SpecError
 from ..evaluate import Evaluator, State, initial_state
 from ..model import BUILTIN_KINDS, Scenario
-from .phases import Phase, sequence
+from ..phases import Phase, sequence
 
 
 @dataclass(frozen=True)

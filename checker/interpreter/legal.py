@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Ability, Scenario, Team
+from ..phases import Phase, matches
 from .bind import BoundUse
-from .phases import Phase, matches
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,7 @@ class Problem:
 
 
 def team_of(scenario: Scenario, ability: Ability) -> Team | None:
-    key = ability.for_team or (ability.actor.name.key if ability.actor and ability.actor.kind == "team" else None)
-    return next((t for t in scenario.teams if t.key == key), None)
+    return scenario.team_of(ability)
 
 
 def team_members(scenario: Scenario, state: State, team: Team) -> list[int]:

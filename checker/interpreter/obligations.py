@@ -18,9 +18,17 @@ from collections.abc import Callable, Iterator
 
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Ability, Scenario
+from ..phases import Phase, matches
 from .bind import BoundUse
-from .legal import Problem, actor_roles, check, pending_for, team_decider, team_of, use_key
-from .phases import Phase, matches
+from .legal import (
+    Problem,
+    actor_roles,
+    check,
+    pending_for,
+    team_decider,
+    team_of,
+    use_key,
+)
 
 # Past this many candidate uses the search for a legal one stops: the obligation is then
 # taken as unmet only by the candidates tried (a spec this large is not a real rulebook).

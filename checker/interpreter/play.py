@@ -8,12 +8,20 @@ from dataclasses import dataclass, field
 
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Scenario
-from .bind import BoundQuery, BoundUse
-from . import obligations
-from .legal import (Problem, check, default_actor, pending_for, seat_name, team_decider,
-                    team_of, use_key)
-from .phases import Phase, matches
+from ..phases import Phase, matches
 from ..vocabulary import flat
+from . import obligations
+from .bind import BoundQuery, BoundUse
+from .legal import (
+    Problem,
+    check,
+    default_actor,
+    pending_for,
+    seat_name,
+    team_decider,
+    team_of,
+    use_key,
+)
 from .resolution import Attack, Report, Resolver, Scratch
 
 MAX_BRANCHES = 256
@@ -99,7 +107,7 @@ class Player:
         state.events = frozenset()
         if phase.kind in ("day", "night"):
             state.round = phase.number
-        uses = self._complete(state, phase, uses)
+        uses = self.complete(state, phase, uses)
         problems = self._problems(state, phase, uses)
         if any(not p.hole for p in problems):
             return [], problems
@@ -174,7 +182,7 @@ class Player:
         actor = self.sc.ability_by_key[u.ability].actor
         return actor is not None and actor.kind != "moderator"
 
-    def _complete(self, state: State, phase: Phase, uses: list[BoundUse]) -> list[BoundUse]:
+    def complete(self, state: State, phase: Phase, uses: list[BoundUse]) -> list[BoundUse]:
         """Fill in the acting player where the query leaves it out, and add the moderator's
         mandatory target-less abilities for this phase."""
         out = []

@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from .. import ast
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Ability, Scenario
-from ..vocabulary import SHIELDS, STATE_WRITES, decides_exits, flat, is_blocking, verbs
+from ..phases import Phase, rule_applies_at
+from ..vocabulary import SHIELDS, STATE_WRITES, flat, is_blocking, verbs
 from .bind import BoundUse
-from .legal import pending_for, seat_name, team_of
-from .phases import Phase, matches
+from .legal import pending_for, seat_name
 
 MAX_ORDERS = 50_000  # search nodes; past this the answer says the orders were not all tried
 
@@ -152,37 +152,12 @@ class Resolver:
         self.abilities = scenario.ability_by_key
         self.rules = [r for r in scenario.rules
                       if not r.at or any(rule_applies_at(ref, phase, moment) for ref in r.at)]
-        self.exit_rules = [r for r in self.rules if decides_exits(r.then)]
-        self.blocking_rules = [r for r in self.rules if not decides_exits(r.then) and is_blocking(r.then)]
-        self.late_rules = [r for r in self.rules if not decides_exits(r.then)
-                           and not is_blocking(r.then)]
-        self.edges = self._declared_edges()
+        self.exit_rules = [r for r in self.rules if scenario.rule_stage(r) == "exit"]
+        self.blocking_rules = [r for r in self.rules if scenario.rule_stage(r) == "blocking"]
+        self.late_rules = [r for r in self.rules if scenario.rule_stage(r) == "late"]
+        self.edges = scenario.resolve_edges
         self.truncated = False
         self.checkpoint = False  # keep the state after the deaths, for wins checked after deaths
-
-    # -------------------------------------------------------------- orders
-
-    def _names_to_steps(self, name: str) -> set[str]:
-        if name in self.abilities:
-            return {name}
-        team = next((t for t in self.sc.teams if t.key == name), None)
-        if team is not None:
-            return set(team.options) | {a.key for a in self.sc.abilities
-                                        if team_of(self.sc, a) is team}
-        if name == "deaths":
-            return {"deaths"}
-        return {a.key for a in self.sc.abilities if name in verbs(a.effects)}
-
-    def _declared_edges(self) -> set[tuple[str, str]]:
-        edges = set()
-        for d in self.sc.resolves:
-            for a in d.first:
-                for b in d.then:
-                    for x in self._names_to_steps(a.key):
-                        for y in self._names_to_steps(b.key):
-                            if x != y:
-                                edges.add((x, y))
-        return edges
 
     def _is_blocking(self, step: str) -> bool:
         return is_blocking(self.abilities[step].effects)
@@ -733,14 +708,6 @@ class Resolver:
             return list(dict.fromkeys(list(ability.cites_of("effect")) + list(ability.cites_of("on"))))
         rule = next((r for r in self.sc.rules if r.name.key == name), None)
         return [c.id for c in rule.cites] if rule else []
-
-
-def rule_applies_at(ref, phase: Phase, moment: str | None) -> bool:
-    """A rule `at day` holds all day long; `at day after vote` only after the vote."""
-    if ref.moment is None:
-        return ref.phase.key == phase.kind and (ref.exact is None or ref.exact == phase.number) \
-            and (ref.start is None or phase.number >= ref.start)
-    return matches(ref, phase, moment)
 
 
 def _display(source) -> str:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import z3
 
+from ..encode.solver import Limits, check, make_solver
+from ..encode.terms import Unsupported
+from ..encode.unroll import NONE, Game
 from ..interpreter.bind import BoundQuery, BoundUse
 from ..interpreter.play import Answer, Player
 from ..model import Scenario
-from .differential import _fix_choices
-from .solver import Limits, check, make_solver
-from .terms import Unsupported
-from .unroll import NONE, Game
+from .differential import fix_choices
 
 DEFAULT_WITHIN = 2
 
@@ -37,7 +37,7 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(t
     solver.add(game.constraints)
     states = [bound.state]
     for t, (phase, uses) in enumerate(given):
-        fixed = _fix_choices(game, game.vars[t], _completed(player, states, phase, uses), scenario)
+        fixed = fix_choices(game, game.vars[t], _completed(player, states, phase, uses), scenario)
         if fixed is None:
             return _answer(q, "inconclusive", "a given choice has no counterpart in the encoding", [], game)
         solver.add(fixed)
@@ -77,7 +77,7 @@ def _completed(player: Player, states: list, phase, uses: list[BoundUse]) -> lis
     """The given choices with the acting players the query leaves out filled in, as the
     interpreter fills them from the state the phase starts in. Where the states the game can
     be in disagree on who that is, the player is left for the encoding to find."""
-    versions = [player._complete(st, phase, uses) for st in states]
+    versions = [player.complete(st, phase, uses) for st in states]
     first = versions[0]
     if all(v == first for v in versions[1:]):
         return first

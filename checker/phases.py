@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import ast
-from ..evaluate import Evaluator, State
-from ..model import DAY_PHASES, NIGHT_PHASES, Scenario
+from . import ast
+from .evaluate import Evaluator, State
+from .model import DAY_PHASES, NIGHT_PHASES, Scenario
 
 PHASE_WORDS = {"intro_day": "intro day", "intro_night": "intro night", "blind_day": "blind day",
                "day": "day", "night": "night"}
@@ -68,3 +68,11 @@ def matches(ref: ast.PhaseRef, phase: Phase, moment: str | None = None) -> bool:
     if phase.is_day:
         return (ref.moment or "before") == (moment or "before")
     return True
+
+
+def rule_applies_at(ref, phase: Phase, moment: str | None) -> bool:
+    """A rule `at day` holds all day long; `at day after vote` only after the vote."""
+    if ref.moment is None:
+        return ref.phase.key == phase.kind and (ref.exact is None or ref.exact == phase.number) \
+            and (ref.start is None or phase.number >= ref.start)
+    return matches(ref, phase, moment)

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 
 import z3
 
+from ..encode.solver import Limits, ask, check, make_solver
+from ..encode.terms import Unsupported
+from ..encode.unroll import NONE, Game, max_targets
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
-from ..interpreter.phases import Phase, matches, sequence
 from ..interpreter.play import Player
 from ..model import Scenario
-from .solver import Limits, ask, check, make_solver
-from .terms import Unsupported
-from .unroll import NONE, Game, max_targets
+from ..phases import Phase, matches, sequence
 
 
 @dataclass
@@ -86,11 +86,11 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
     player = Player(scenario)
     state = state.clone()
     results, problems = player.play(state, phase, uses)
-    completed = player._complete(state, phase, uses)
+    completed = player.complete(state, phase, uses)
     game = Game(scenario, tuple(state.roles), 1, start=state, first_phase=phase.index,
                 symmetry=False)
     pv = game.vars[0]
-    fix = _fix_choices(game, pv, completed, scenario)
+    fix = fix_choices(game, pv, completed, scenario)
     if fix is None:
         return Verdict(True, "a choice the encoding has no variable for (not comparable)")
     solver = make_solver(game.ctx, limits, finite=game.finite)
@@ -142,7 +142,7 @@ def _state_is(game: Game, S1, st: State, scenario: Scenario, winner) -> z3.BoolR
     return z3.And(parts)
 
 
-def _fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario):
+def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario):
     parts = []
     chosen = set()
     ids = game.ids

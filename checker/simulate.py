@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..model import Scenario
-from ..report.answer import Names, phase_lines, report_json
-from .bind import BoundQuery
-from .play import Outcome, Player, verdict_of
+from .interpreter.bind import BoundQuery
+from .interpreter.play import Outcome, Player, verdict_of
+from .model import Scenario
+from .moderator_log import Names, phase_lines, report_json
 
 
 @dataclass

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 
 import z3
 
+from ..encode.unroll import NONE, Game
 from ..interpreter.bind import Binder
-from ..interpreter.play import Answer, Player
-from ..queries import load_queries
+from ..interpreter.play import Answer, Outcome, Player
+from ..model import Scenario
+from ..moderator_log import Names, phase_lines
+from ..query_text import load_queries
 from ..text import quote
-from .unroll import NONE, Game
 
 
 @dataclass
@@ -98,3 +100,31 @@ def replay(game: Game, witness: Witness) -> Answer:
     bound = Binder(game.sc, source.path).bind(query)
     witness.answer = Player(game.sc).answer(bound)
     return witness.answer
+
+
+def evidence(w: Witness, scenario: Scenario | None = None, seats=None) -> dict:
+    """A finding's witness as data: the script, the choices per phase, and the moderator's log
+    of its replay through the interpreter (first outcome), in the scenario's own names."""
+    data = w.to_json()
+    if w.answer is not None:
+        data["replay"] = {"verdict": w.answer.verdict,
+                          "winners": [o.winner for o in w.answer.outcomes]}
+        if scenario is not None and w.answer.outcomes:
+            names = Names(scenario, seats)
+            log = []
+            choices = {str(p): c for p, c in w.phases}
+            for report in w.answer.outcomes[0].reports:
+                log.append(f"{report.phase}:")
+                if choices.get(str(report.phase)):
+                    log.append("  choices: " + "; ".join(choices[str(report.phase)]))
+                log += [f"  {line}" for line in phase_lines(names, report, seats)]
+            data["log"] = log
+    return data
+
+
+def last_phase_outcomes(scenario: Scenario, seats, outcomes: list[Outcome], heading) -> list[list[str]]:
+    """The last phase of each outcome as the moderator's log, headed by `heading(i, names,
+    report)`: for a finding about how the outcomes of one phase differ."""
+    names = Names(scenario, seats)
+    return [heading(i, names, o.reports[-1]) + phase_lines(names, o.reports[-1], seats)
+            for i, o in enumerate(outcomes, 1)]
