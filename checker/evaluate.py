@@ -91,7 +91,7 @@ def _freeze(value):
 
 def initial_state(scenario: Scenario, seats: tuple[str, ...], settings: dict | None = None) -> State:
     """The state before the first phase: everyone alive, counters at their initial values."""
-    values = {s.name.key: None for s in scenario.settings}
+    values: dict[str, object] = {s.name.key: None for s in scenario.settings}
     state = State(roles=list(seats), sides=[scenario.role_by_key[r].side for r in seats],
                   alive=[True] * len(seats), left_by=[None] * len(seats), dealt=tuple(seats))
     for s in scenario.settings:

@@ -22,8 +22,9 @@ from dataclasses import replace
 from .findings import Finding
 from .source import SourceFile, Span
 
-# The context an analysis appends (where and within which bound it searched), and why a proof for every length was not found (a solver's reason,
-# which a new solver version may word or reach otherwise): neither makes a finding new.
+# The context an analysis appends (where and within which bound it searched), and why a proof
+# for every length was not found (a solver's reason, which a new solver version may word or
+# reach otherwise): neither makes a finding new.
 _CONTEXT = re.compile(r"\s*\((?:reached at|composition)\b[^()]*\)"
                       r"|(?<=no proof for every length)\s*\((?:[^()]|\([^()]*\))*\)")
 

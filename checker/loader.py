@@ -130,7 +130,7 @@ def decode_source(path: str, data: bytes) -> SourceFile:
         rest = data[exc.start:].split(b"\n", 1)[0].decode("utf-8", errors="replace")
         raise SpecError([Diagnostic(
             f"invalid UTF-8 at byte {exc.start}: a spec must be UTF-8 text", span, path,
-            "save the file as UTF-8", line_text=source.line_text(span.line) + rest)])
+            "save the file as UTF-8", line_text=source.line_text(span.line) + rest)]) from None
     source = SourceFile(path, text[1:] if text.startswith("\ufeff") else text)
     if not source.text.strip():
         raise SpecError([Diagnostic("the file is empty", source.span_at(0, 0), path,

@@ -200,7 +200,7 @@ class Acknowledgement:
     targets: tuple[Span, ...]  # the declarations named after `on`
     reason: str
     cites: tuple[ast.RuleRef, ...]
-    span: Span = field(default=None, compare=False, hash=False, repr=False)
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,7 @@ class Scenario:
     resolves: tuple[ast.ResolveDecl, ...]
     prechecks: tuple[ast.PrecheckDecl, ...]
     cites: tuple[ast.RuleRef, ...] = ()  # every rule id cited anywhere, in order
-    span: Span = field(default=None, compare=False, hash=False, repr=False)
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False)
     acknowledgements: tuple[Acknowledgement, ...] = ()
     # Wins the rulebook does not write (`win SIDE unspecified "why" [when COND]`): reported as
     # undefined at a check point where COND holds, never read as "cannot win".
@@ -269,8 +269,8 @@ class Scenario:
 
     def team_of(self, ability: Ability) -> Team | None:
         """The team whose action the ability is (`by team T`, or `for team T`)."""
-        key = ability.for_team or (ability.actor.name.key if ability.actor and ability.actor.kind == "team"
-                                   else None)
+        actor = ability.actor
+        key = ability.for_team or (actor.name.key if actor and actor.kind == "team" and actor.name else None)
         return next((t for t in self.teams if t.key == key), None)
 
     @cached_property

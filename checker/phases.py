@@ -50,7 +50,8 @@ def sequence(scenario: Scenario, state: State, length: int) -> list[Phase]:
     cycle = scenario.phases.cycle if scenario.phases else ("day", "night")
     while len(kinds) < length:
         kinds.extend(cycle)
-    out, counts = [], {}
+    out: list[Phase] = []
+    counts: dict[str, int] = {}
     for index, kind in enumerate(kinds[:length]):
         counts[kind] = counts.get(kind, 0) + 1
         out.append(Phase(kind, counts[kind], index))

@@ -112,7 +112,8 @@ def test_the_allowed_targets_are_marked(page):
     by_seat = {seat: (illegal, why) for seat, illegal, why in marks}
     assert by_seat["@2"][0] and "GA-" in by_seat["@2"][1]  # a mafia member: not a NATO target
     assert not by_seat["@5"][0]  # the Detective may be guessed
-    assert page.run("return document.querySelector(\"#choices .choice:last-child .on option[value='@2']\").textContent").startswith("✗ ")
+    last = "#choices .choice:last-child .on option[value='@2']"
+    assert page.run(f"return document.querySelector(\"{last}\").textContent").startswith("✗ ")
 
 
 def test_the_state_sets_memories_items_and_counters(page):

@@ -164,7 +164,8 @@ def test_help_imports_neither_server():
     code = ("import sys, io, contextlib\nfrom mafiacheck.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
             "    main(['--help'], io.StringIO(), io.StringIO())\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('mafiacheck.lsp', 'mafiacheck.serve', 'pygls', 'lsprotocol'))))")
+            "print(sorted(m for m in sys.modules\n"
+            "             if m.startswith(('mafiacheck.lsp', 'mafiacheck.serve', 'pygls', 'lsprotocol'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

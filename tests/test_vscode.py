@@ -22,7 +22,8 @@ KEYWORD_SCOPES = {"declaration", "keyword", "constant", "operator"}
 
 def test_the_committed_grammar_is_the_generated_one():
     committed = (VSCODE / "syntaxes" / "mafia.tmLanguage.json").read_text(encoding="utf-8")
-    assert committed == textmate.render(), "run: python -m mafiacheck.lsp.textmate > editors/vscode/syntaxes/mafia.tmLanguage.json"
+    regenerate = "python -m mafiacheck.lsp.textmate > editors/vscode/syntaxes/mafia.tmLanguage.json"
+    assert committed == textmate.render(), f"run: {regenerate}"
 
 
 def test_the_extension_declares_both_languages():

@@ -13,12 +13,10 @@ every reading as an outcome.
 
 from __future__ import annotations
 
-from .. import registry
+from .. import holes, registry
 from ..crosscheck.witness import evidence, last_phase_outcomes
 from ..findings import Finding, Related
 from ..vocabulary import verbs
-
-MARK = "block each other"
 
 
 def analyse(scenario, encodings) -> list[Finding]:
@@ -52,8 +50,7 @@ def _first(enc, a, kind: str) -> Finding | None:
                                 f"the solver gave up ({result.reason})", a.name_span or a.span)
     phase = enc.game.phases[t]
     w = enc.witness(result, t, f"uses of {a.display} that block each other")
-    holes = [h for o in (w.answer.outcomes if w.answer else []) for h in o.reports[-1].holes if MARK in h]
-    if not holes:
+    if not _mutual_holes(w.answer.outcomes if w.answer else [], a):
         return enc.inconclusive(
             f"uses of {a.display} that block each other on {phase} with {what}",
             "the solver's game does not replay through the interpreter with that hole (an encoding bug)",
@@ -64,8 +61,7 @@ def _first(enc, a, kind: str) -> Finding | None:
 def _finding(scenario, seats, a, w, phase, where) -> Finding:
     c = registry.CODES[registry.AMBIGUOUS_RESOLUTION]
     answer = w.answer
-    holes = [h for o in answer.outcomes for h in o.reports[-1].holes if MARK in h]
-    several = any("one consistent reading" in h for h in holes)
+    several = any(h.kind == holes.MUTUAL_SEVERAL for h in _mutual_holes(answer.outcomes, a))
     what = (f"{len(answer.outcomes)} consistent outcomes (each reading blocks a different player); "
             "the rules do not say which block takes effect" if several else
             "no consistent outcome (every choice of which blocks take effect undoes itself); the "
@@ -82,3 +78,9 @@ def _finding(scenario, seats, a, w, phase, where) -> Finding:
                    tuple(Related(f"{scenario.role_by_key[r].display}", scenario.role_by_key[r].span)
                          for r in sorted(set(seats) & holders)),
                    ids, data)
+
+
+def _mutual_holes(outcomes, a) -> list:
+    """The holes of mutual blocks by uses of `a` in the last phase of the outcomes."""
+    return [h for o in outcomes for h in o.reports[-1].holes
+            if h.kind in (holes.MUTUAL_SEVERAL, holes.MUTUAL_NONE) and h.source == a.key]

@@ -3,7 +3,7 @@ other."""
 
 from __future__ import annotations
 
-from .. import registry
+from .. import holes, registry
 from ..findings import Finding, Related
 from .encoded import Encoded
 
@@ -35,7 +35,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                 continue
             w = enc.witness(result, t, f"{pair[0]} against {pair[1]}")
             # The replay must show this very pair of rules clashing, not just any clash.
-            confirmed = any(f"rule {pair[0]} says" in h and f"rule {pair[1]} says" in h
+            confirmed = any(h.kind == holes.CONTRADICTION and (h.source, h.other) == pair
                             for o in w.answer.outcomes for h in o.holes)
             if not confirmed:
                 out.append(enc.inconclusive(f"rules {pair[0]} and {pair[1]}",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from .. import registry
+from .. import holes, registry
 from ..findings import Finding
+from ..holes import Hole
 from .encoded import Encoded
 
 
@@ -15,16 +16,17 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             out.append(enc.unsupported("whether the rules leave a situation undecided"))
             continue
         game = enc.game
-        reasons = []
+        reasons: list[Hole] = []
         for pv in game.vars:
-            for cond, why in pv.undefined:
-                if why not in reasons:
-                    reasons.append(why)
-        for why in reasons:
+            for cond, hole in pv.undefined:
+                if hole not in reasons:
+                    reasons.append(hole)
+        for hole in reasons:
+            why = hole.message
             if why in seen:
                 continue
             status, t, result = enc.first_after_clean(
-                lambda t, why=why: [c for c, w in game.vars[t].undefined if w == why])
+                lambda t, hole=hole: [c for c, h in game.vars[t].undefined if h == hole])
             if status == "unknown":
                 out.append(enc.inconclusive(f"whether '{why}' can happen", f"the solver gave up ({result.reason})"))
                 continue
@@ -36,34 +38,34 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                 continue
             seen.add(why)
             c = registry.CODES[registry.UNDEFINED]
-            span, rules = _where(scenario, why)
+            span, rules = _where(scenario, hole)
             out.append(Finding(c.code, c.kind, c.severity,
                                f"the rules do not decide {why} (reached at {game.phases[t]}, {enc.where})",
                                span, rules=rules, witness=enc.witness_json(w)))
     return out
 
 
-def _where(scenario, why: str):
-    """The spec line behind a hole, from its description."""
-    for r in scenario.rules:
-        if why.startswith(f"rule {r.name.text}:"):
-            return r.span, tuple(c.id for c in r.cites)
-    for a in scenario.abilities:
-        if why.startswith(a.display + ":"):
-            return a.span, tuple(dict.fromkeys(r.id for r in a.clause_cites + a.cites))
-    for w in scenario.wins:
-        if why.startswith(f"when the win of {w.side.text} is checked:"):
-            ids = [c.id for c in w.cites] + [c.id for s in w.schedules for c in s.cites]
-            if not w.schedules and scenario.phases is not None:
-                ids += list(scenario.phases.reading_cites)
-            return (w.span if w.schedules else scenario.phases.span), tuple(dict.fromkeys(ids))
-    for w in scenario.open_wins:
-        if why.startswith(f"whether {w.side.text} has won:"):
-            return w.span, tuple(c.id for c in w.cites)
-    for team in scenario.teams:
-        if why.startswith(f"who decides for team {team.key} "):
-            return team.span, tuple(dict.fromkeys(team.leader_cites + tuple(r.id for r in team.cites)))
-    if "quorum" in why or "tie" in why:
-        day = scenario.day
-        return day.span, tuple(r.id for r in day.vote_cites)
+def _where(scenario, hole: Hole):
+    """The spec line behind a hole: the declaration it comes from, and its rule ids."""
+    source = hole.source
+    if hole.kind == holes.READINGS:
+        win = next(w for w in scenario.wins if w.side.key == source)
+        ids = [c.id for c in win.cites] + [c.id for s in win.schedules for c in s.cites]
+        if not win.schedules and scenario.phases is not None:
+            ids += list(scenario.phases.reading_cites)
+        return (win.span if win.schedules else scenario.phases.span), tuple(dict.fromkeys(ids))
+    if hole.kind == holes.OPEN_WIN:
+        win = next(w for w in scenario.open_wins if w.side.key == source)
+        return win.span, tuple(c.id for c in win.cites)
+    if hole.kind == holes.LEADERLESS:
+        team = next(t for t in scenario.teams if t.key == source)
+        return team.span, tuple(dict.fromkeys(team.leader_cites + tuple(r.id for r in team.cites)))
+    if source == holes.DAY and scenario.day is not None:
+        return scenario.day.span, tuple(r.id for r in scenario.day.vote_cites)
+    rule = next((r for r in scenario.rules if r.name.key == source), None)
+    if rule is not None:
+        return rule.span, tuple(c.id for c in rule.cites)
+    ability = scenario.ability_by_key.get(source)
+    if ability is not None:
+        return ability.span, tuple(dict.fromkeys(r.id for r in ability.clause_cites + ability.cites))
     return scenario.span, ()

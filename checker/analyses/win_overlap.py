@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import z3
 
-from .. import registry
+from .. import holes, registry
 from ..findings import Finding, Related
 from .encoded import Encoded
 
@@ -20,22 +20,21 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         def goal(t):
             before = enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)
             pv = game.vars[t]
-            holes = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
-            return [pv.overlap, before] + holes
+            gaps = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
+            return [pv.overlap, before] + gaps
         status, t, result = enc.first(goal, quiet=True)
         if status == "unknown":
             out.append(enc.inconclusive("whether two sides can win at once", f"the solver gave up ({result.reason})"))
         if status != "sat":
             continue
         w = enc.witness(result, t, "two sides win at once")
-        confirmed = any("meet their win conditions" in h for o in w.answer.outcomes for h in o.holes)
-        if not confirmed:
+        overlaps = [h for o in w.answer.outcomes for h in o.holes if h.kind == holes.OVERLAP]
+        if not overlaps:
             out.append(enc.inconclusive("a win overlap", "internal error: the solver's game did not replay", witness=w))
             continue
-        holes = [h for o in w.answer.outcomes for h in o.holes if "meet their win conditions" in h]
         c = registry.CODES[registry.WIN_OVERLAP]
         out.append(Finding(c.code, c.kind, c.severity,
-                           f"{holes[0]}, after {game.phases[t]} ({enc.where})",
+                           f"{overlaps[0]}, after {game.phases[t]} ({enc.where})",
                            scenario.wins[0].span,
                            tuple(Related(f"win {w2.side.text}", w2.span) for w2 in scenario.wins[1:]),
                            tuple(r.id for win in scenario.wins for r in win.cites),

@@ -132,7 +132,7 @@ def _effects(game, effects, view, cond, u):
 
         def on(s, e=e):
             try:
-                return game._on(e, view, u, s)
+                return game.on(e, view, u, s)
             except Unsupported:
                 return game.B(True)
         yield guard, role, on
@@ -164,7 +164,7 @@ def _safe(game, expr, view):
 
 def _actor_keys(game, a, possible):
     if a.is_card or a.actor is None or a.actor.kind != "role":
-        return game._actor_keys(a) if not a.is_card else list(range(game.n))
+        return game.actor_keys(a) if not a.is_card else list(range(game.n))
     roles = {r.key for r in (a.actor.roles or (a.actor.name,))}
     return [s for s in range(game.n) if roles & possible[s]]
 

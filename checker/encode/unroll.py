@@ -12,20 +12,26 @@ from dataclasses import dataclass, field
 
 import z3
 
-from .. import ast
+from .. import ast, holes
 from ..evaluate import State, initial_state
+from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
-    SHIELDS,
-    STATE_WRITES,
     calls,
     decides_exits,
     flat,
     is_blocking,
     refers_to,
 )
+from .acting import acting_stage
+from .blocking import MAX_READERS, blocking_stage
+from .commit import commit
+from .deaths import deaths
+from .delayed import count_down, fall_due, owner_key
+from .passes import Intents, Pass
 from .ranges import Ranges
+from .vote import vote_causes
 from .roles import possible_roles
 from .terms import (
     And,
@@ -84,7 +90,7 @@ class PhaseVars:
     tie: tuple = ()  # the two tied players, when vote_kind is 2
     order: z3.ArithRef | None = None
     perms: list = field(default_factory=list)
-    undefined: list = field(default_factory=list)  # (condition, why)
+    undefined: list = field(default_factory=list)  # (condition, Hole)
     contradictions: list = field(default_factory=list)  # (condition, seat, leave rule, stay rule)
     overlap: z3.BoolRef | None = None
     winner: z3.ArithRef | None = None
@@ -198,7 +204,7 @@ class Game:
         if not crowded:
             return None
         return (f"the encoding lets only one player a phase use {', '.join(crowded)} (more than "
-                f"{self.MAX_READERS} players could hold it)")
+                f"{MAX_READERS} players could hold it)")
 
     @property
     def finite(self) -> bool:
@@ -266,15 +272,15 @@ class Game:
                          for i, w in enumerate(sc.wins) for r in range(len(sc.win_readings(w)))
                          if len(sc.win_readings(w)) > 1},
         }
-        for a, index, key, e in self._delay_slots():
-            owner = _owner_key(a)
+        for a, index, key, e in self.delay_slots():
+            owner = owner_key(a)
             tag = "_".join(map(str, key)) if isinstance(key, tuple) else key
             st["delay"][(owner, index, key)] = self.int(f"{p}delay_{owner}_{index}_{tag}")
             st["delay_target"][(owner, index, key)] = self.int(f"{p}delaytgt_{owner}_{index}_{tag}")
         # `idle(p, A)`: per player, A's phases in a row with no use of it by him
         st["idle"] = {(a, s): self.int(f"{p}idle_{a}_{s}") for a in sc.idle_abilities for s in range(n)}
         for a in sc.abilities:
-            for key in self._actor_keys(a):
+            for key in self.actor_keys(a):
                 st["uses"][(a.key, key)] = self.int(f"{p}uses_{a.key}_{key}")
                 st["self_uses"][(a.key, key)] = self.int(f"{p}selfuses_{a.key}_{key}")
                 if a.blocked_uses == "open":
@@ -284,8 +290,9 @@ class Game:
                     st["last"][(a.key, key, kind)] = [self.bool(f"{p}last_{a.key}_{key}_{kind}_{s}") for s in range(n)]
             for trig in a.triggers:
                 if trig.timing == "next":
-                    for s in self._actor_keys(a):
-                        st["pending"][(a.key, s, trig.timing_phase.key)] = self.bool(f"{p}pend_{a.key}_{s}_{trig.timing_phase.key}")
+                    for s in self.actor_keys(a):
+                        kind = trig.timing_phase.key
+                        st["pending"][(a.key, s, kind)] = self.bool(f"{p}pend_{a.key}_{s}_{kind}")
         return st
 
     def _init(self, st: dict, state0: State) -> None:
@@ -340,13 +347,13 @@ class Game:
             self.add(var == count)
             self.add(st["delay_target"][key] == (NONE if target is None else target))
 
-    def _delay_slots(self):
+    def delay_slots(self):
         """Every `after N …:` in an ability, per acting player: a countdown in the state."""
         if not hasattr(self, "_slots"):
             slots = []
             for a in self.sc.abilities:
                 for index, e in enumerate(x for x in _walk_effects(a.effects) if isinstance(x, ast.AfterEffect)):
-                    for key in self._actor_keys(a):
+                    for key in self.actor_keys(a):
                         slots.append((a, index, key, e))
             # In rules, one slot per binding of the rule's variables.
             for rule in self.sc.rules:
@@ -358,8 +365,8 @@ class Game:
 
     def _slot_of(self, body, env: dict, source: str):
         """The countdown slot of a pending `after …` effect carried in a starting state."""
-        for owner, index, key, e in self._delay_slots():
-            if _owner_key(owner) != source or e.body is not body:
+        for owner, index, key, e in self.delay_slots():
+            if owner_key(owner) != source or e.body is not body:
                 continue
             if isinstance(owner, ast.RuleDecl):
                 if key == tuple(env.get(v.key) for v in owner.variables):
@@ -368,7 +375,7 @@ class Game:
                 return (source, index, key)
         raise Unsupported("a pending delayed effect the encoding cannot place")
 
-    def _actor_keys(self, a: Ability) -> list[int]:
+    def actor_keys(self, a: Ability) -> list[int]:
         """The seats that can ever use an ability: those dealt one of its roles, or any seat
         when some effect converts players to one of them (or the ability follows an item)."""
         if a.is_card:
@@ -396,12 +403,12 @@ class Game:
             for a in self.sc.abilities:
                 if (a.is_card and not a.phases) or not self._usable_in(a, phase, moment):
                     continue
-                for key in self._actor_keys(a):
+                for key in self.actor_keys(a):
                     pv.uses.append(self._use_vars(t, a, key, moment, S, phase))
         if phase.kind == "day":
             for a in self.sc.abilities:
                 if a.is_card and not a.phases:
-                    for key in self._actor_keys(a):
+                    for key in self.actor_keys(a):
                         pv.uses.append(self._use_vars(t, a, key, "vote", S, phase))
         if phase.kind == "day" and self.sc.day is not None and self.sc.day.vote is not None:
             pv.vote_kind = self.ranged(f"t{t}_votekind", 0, 2)
@@ -413,10 +420,10 @@ class Game:
             self._legal(u, pv, S, phase, view0)
         self._team_once(pv)
         self._card_once(pv)
-        cur, due = self._count_down(S, phase)
+        cur, due = count_down(self, S, phase)
         # As Player.play: a use of an ability that acts only on its trigger waits for the
         # resolution of the phase in which the trigger happens; pv.fired says when it did.
-        waiting = [u for u in pv.uses if self._on_trigger_only(u.ability, phase)]
+        waiting = [u for u in pv.uses if self.on_trigger_only(u.ability, phase)]
         pv.fired = {id(u): self.B(False) for u in waiting}
         if phase.is_night:
             cur = self._pass(t, "n", pv, cur, [u for u in pv.uses], None, due=due)
@@ -427,7 +434,7 @@ class Game:
                 cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"] + waiting, pv)
             cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
         for flag in view0.env["__holes"]:
-            pv.undefined.append((flag, "a table with no row for this case"))
+            pv.undefined.append((flag, Hole(holes.NO_ROW, "a table with no row for this case")))
         cur = self._bookkeep(pv, S, cur, phase)
         winner, overlap = self._wins(cur, phase, pv, S, t)
         cur = dict(cur)
@@ -436,22 +443,6 @@ class Game:
         pv.overlap = overlap
         self._equate(S2, cur, S, pv.active)
         return pv
-
-    def _count_down(self, S, phase: Phase):
-        """As play._due_effects: countdowns of this phase's kind go down by one; those that
-        reach zero fall due now, at the start of the phase's first resolution."""
-        st = dict(S)
-        st["delay"] = dict(S["delay"])
-        due = []
-        for a, index, key, e in self._delay_slots():
-            k = (_owner_key(a), index, key)
-            ticks = e.unit.key == phase.kind or (e.unit.key == "round" and phase.kind == "night")
-            if not ticks:
-                continue
-            c = S["delay"][k]
-            due.append((a, e, key, Eq(c, 1), S["delay_target"][k]))
-            st["delay"][k] = If(compare_op(">", c, 0), c - 1, c)
-        return st, due
 
     def _usable_in(self, a: Ability, phase: Phase, moment) -> bool:
         for ref in a.phases:
@@ -559,11 +550,12 @@ class Game:
         return exists, allowed
 
     def _legal(self, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
-        conds, holes, open_limits = self._legality(u, pv, S, phase)
-        for hole in holes:
-            pv.undefined.append((And(u.used, hole), f"{u.ability.display}: a table with no row for this case"))
+        conds, table_gaps, open_limits = self._legality(u, pv, S, phase)
+        for hole in table_gaps:
+            pv.undefined.append((And(u.used, hole), Hole(holes.NO_ROW, f"{u.ability.display}: a table "
+                                                         "with no row for this case", u.ability.key)))
         for cond, why in open_limits:
-            pv.undefined.append((And(pv.active, u.used, cond), why))
+            pv.undefined.append((And(pv.active, u.used, cond), Hole(holes.OPEN_LIMIT, why, u.ability.key)))
         self.add(Implies(u.used, And(conds)))
         if u.ability.mandatory:
             self._obligation(u, pv, S, phase)
@@ -660,9 +652,9 @@ class Game:
                 conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s])))
                                  for s in range(n)]))
                 u.void = Not(exists)
-                pv.undefined.append((And(pv.active, u.used, u.void),
-                                     f"who decides for team {team.key} once its leaders have left "
-                                     "(the rules name nobody)"))
+                pv.undefined.append((And(pv.active, u.used, u.void), Hole(
+                    holes.LEADERLESS, f"who decides for team {team.key} once its leaders have left "
+                    "(the rules name nobody)", team.key)))
             else:
                 conds.append(exists)
                 conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
@@ -672,9 +664,9 @@ class Game:
         if a.for_team and u.key != NONE:
             conds.append(self._member(self._team(a), S, u.key))
         env = self.env_of(u)
-        holes: list = []
+        table_gaps: list = []
         open_limits: list = []
-        view = View(self, S, self._choice_events(pv), {**env, "__holes": holes})
+        view = View(self, S, self._choice_events(pv), {**env, "__holes": table_gaps})
         for choice in a.choices:
             v = u.values[choice.binds.key]
             size = {"role": len(ids.roles), "side": len(ids.sides)}.get(choice.kind)
@@ -688,9 +680,9 @@ class Game:
             else:
                 conds.append(And(v >= 0, v < size))
         if a.target_count is not None:
-            before = len(holes)
+            before = len(table_gaps)
             count = c.value(a.target_count, view)
-            gap = Or(holes[before:]) if len(holes) > before else self.B(False)
+            gap = Or(table_gaps[before:]) if len(table_gaps) > before else self.B(False)
             most = len(u.targets)
             if a.target_up_to:
                 ok = And(u.count >= 1, u.count <= count)
@@ -736,7 +728,7 @@ class Game:
                     open_limits.append((S["uses"][ukey] >= lim.count, why))
                 else:
                     conds.append(S["uses"][ukey] < lim.count)
-        return conds, holes, open_limits
+        return conds, table_gaps, open_limits
 
     def _choice_events(self, pv: PhaseVars) -> Events:
         """What legality conditions see: `chosen(p, A)`, whom the phase's uses of A name."""
@@ -816,464 +808,66 @@ class Game:
                 ok = self.compiler.value(flt, View(self, S, Events(self.ctx), {"candidate": who, "__holes": []}))
                 self.add(Implies(Or([k == kd for kd in kinds]), ok))
         if k is not None:
-            pv.undefined.append((And(pv.active, k == 2), "what a tied vote does"))
+            pv.undefined.append((And(pv.active, k == 2), Hole(holes.TIE, "what a tied vote does", holes.DAY)))
 
     # -------------------------------------------------------------- resolution
 
     def _pass(self, t, tag, pv: PhaseVars, S: dict, uses: list[Use], vote: PhaseVars | None,
               gate: dict | None = None, due=()) -> dict:
-        """One resolution (a night, or one moment of a day): blocking steps in every open
-        order, the other steps together, then the deaths. Returns the state after it.
+        """One resolution (a night, or one moment of a day), in the interpreter's stages:
+        effects falling due, the vote, the blocking steps in every open order, the other steps
+        together, the deaths, the state after them. Returns that state.
 
-        Abilities triggered at once by their user's exit (`on leave by gun immediately`)
-        act in a second resolution right after this one, as in the interpreter."""
-        n = self.n
+        Abilities triggered at once by their user's exit (`on leave by gun immediately`) act
+        in a second resolution right after this one, as in the interpreter."""
         if gate is None:
-            gate = {}
-            later = []
-            for u in uses:
-                if self._leave_triggered(u.ability) and not any(
-                        matches(r, pv.phase, u.moment) for r in u.ability.phases):
-                    pend = S["pending"].get((u.ability.key, u.key, pv.phase.kind), self.B(False))
-                    gate[u] = pend
-                    later.append(u)
-            st = self._pass(t, tag, pv, S, uses, vote, gate, due)
-            if not later:
-                return st
-            fired = {}
-            for u in later:
-                before = pv.fired.get(id(u), self.B(False))
-                fired[u] = And(Not(gate[u]), Not(before), self._left_by_trigger(u, S, pv.leaves[-1], st))
-                if id(u) in pv.fired:
-                    pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
-            return self._pass(t, tag + "2", pv, st, later, None, fired)
-        F = self.B(False)
-        events = Events(self.ctx)
-        ev = events.add
+            return self._pass_and_what_exits_set_off(t, tag, pv, S, uses, vote, due)
+        # A pass that exits set off keeps the phase's saves and protections (as
+        # Player._after_leaving).
+        intents = Intents(defenses=list(S.get("__defenses", ())) if tag.endswith("2") else [])
+        p = Pass(self, t, tag, pv, S, Events(self.ctx), intents)
         for u in uses:  # `acted(p, A)`: a choice made this phase, taken effect or not
             if u.actor is not None:
-                for s in range(n):  # a team's use counts for every player
-                    ev(("acted", s, u.ability.key),
-                       And(u.acts, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True)))
-
-        # ---- effects falling due now (`after N …`), applied before anything else
-        early_attacks, early_strict, early_writes = [], [], []
-        for a, e, key, cond, target in due:
-            if isinstance(a, ast.RuleDecl):
-                env = {v.key: seat for v, seat in zip(a.variables, key)}
-                env["__holes"] = []
-            else:
-                env = {"actor": self.I(key) if key != NONE else self.I(NONE), "target": target, "__holes": []}
-            view = View(self, S, Events(self.ctx), env)
-            for x, guard in self._guarded(e.body, view):
-                g = And(pv.active, cond, guard)
-                if x.verb in ("nothing", "announce", "learn"):
-                    continue
-                if x.verb == "unspecified":
-                    pv.undefined.append((g, f"{a.display}: {x.value.value}"))
-                    continue
-                for s in range(n):
-                    on = And(g, self._on(x, view, None, s))
-                    if x.verb == "kill":
-                        early_attacks.append((x.name.key, a.key, s, on))
-                        ev(("kill", s, x.name.key), on)
-                    elif x.verb in ("leave", "stay"):
-                        early_strict.append((x.verb, s, x.name.key if x.verb == "leave" else None, a.key, (), on))
-                    elif x.verb in STATE_WRITES:
-                        early_writes.append((x, s, on, view, a))
-                    else:
-                        raise Unsupported(f"the effect `{x.verb}` after a delay", x.span)
-        if early_writes:
-            S = dict(S)
-            for key_ in ("role", "side", "revealed", "links", "alive", "left_by"):
-                S[key_] = list(S[key_])
-            S["counters"] = [dict(cs) for cs in S["counters"]]
-            for x, s, on, view, a in early_writes:
-                self._write(S, x, s, on, view, a, None)
-
-        # ---- the vote, first: as in the interpreter, its cause is there before any step
-        vote_attacks = []
+                for s in range(self.n):  # a team's use counts for every player
+                    p.event(("acted", s, u.ability.key),
+                            And(u.acts, Eq(u.actor, s, self.ctx) if not _team_use(u) else self.B(True)))
+        fall_due(p, due)
         if vote is not None:
-            k, x = vote.vote_kind, vote.vote_target
-            # No quorum for this many alive: the vote decides nothing (nobody is voted out).
-            day = self.sc.day
-            gap = self._quorum_gap(day.quorum, S) if day.quorum is not None else self.B(False)
-            if day.quorum is not None:
-                pv.undefined.append((And(vote.active, k != 0, gap),
-                                     "the vote: there is no quorum for this many players alive"))
-            for s in range(n):
-                on = And(vote.active, k == 1, x == s, Not(gap))
-                vote_attacks.append(("vote", "vote", s, on))
-                ev(("voted", s), on)
+            vote_causes(p, vote)  # its cause is there before any step, as in the interpreter
+        blocked = blocking_stage(p, uses)
+        acting_stage(p, uses, blocked, gate)
+        leave, kind_of, rule_hits = deaths(p)
+        return commit(p, leave, kind_of, rule_hits)
 
-        # ---- stage 1: blocking steps, over the orders the spec leaves open
-        blocking = sorted({u.ability.key for u in uses if is_blocking(u.ability.effects)})
-        edges = self._declared_edges(blocking)
-        perms = [p for p in itertools.permutations(blocking)
-                 if all(p.index(a) < p.index(b) for a, b in edges)]
-        blocking_rules = [r for r in self._rules_now(pv.phase, tag) if not decides_exits(r.then)
-                          and is_blocking(r.then)]
-        by_ability = {}
+    def _pass_and_what_exits_set_off(self, t, tag, pv: PhaseVars, S: dict, uses: list[Use],
+                                     vote: PhaseVars | None, due) -> dict:
+        gate = {}
+        later = []
         for u in uses:
-            by_ability.setdefault(u.ability.key, []).append(u)
-        results = []
-        stage1_intents = []  # (perm index, verb, kind(s), source, seat, cond)
-        order = self.ranged(f"t{t}_{tag}_order", 0, len(perms) - 1) if len(perms) > 1 else self.I(0)
-
-        def order_is(i):
-            return order == i if len(perms) > 1 else self.B(True)
-        for perm_index, perm in enumerate(perms):
-            blocked = [F] * n
-            shield = [F] * n
-            evs = Events(self.ctx)
-            fired: dict = {}
-
-            def fire(blocked, shield, evs, fired):
-                for rule in blocking_rules:
-                    for combo, env, cond, view in self._bindings(rule, S, evs):
-                        key = (rule.name.key, combo)
-                        now = And(cond, Not(fired.get(key, F)))
-                        fired[key] = Or(fired.get(key, F), cond)
-                        for e in flat(rule.then):
-                            for s in range(n):
-                                target = self._on(e, view, None, s)
-                                self._blocking_effect(e, And(now, target), s, blocked, shield, evs)
-
-            fire(blocked, shield, evs, fired)
-            for step in perm:
-                # Uses of one step act together: each is stopped only by a block from before
-                # the step, or by the reading of their mutual blocks (_mutual_blocks).
-                before = list(blocked)
-                dropped = self._mutual_blocks(t, tag, perm_index, pv, S, by_ability[step], before, shield,
-                                              order_is(perm_index))
-                for u in by_ability[step]:
-                    eff = u.acts
-                    if u.actor is not None and u.ability.actor.kind != "moderator":
-                        eff = And(eff, Not(pick(u.actor, before)), Not(dropped.get(id(u), F)))
-                    view = View(self, S, evs.copy(), {**self.env_of(u), "__holes": []})
-                    # As Resolver.run_step: a use that acts is `used`, and names its targets.
-                    evs.add(("used", step), eff)
-                    targets = self.env_of(u).get("targets")
-                    if targets is not None:
-                        for s in range(n):
-                            evs.add(("targeted", s, step), And(eff, targets.member[s]))
-                    for e, guard in self._guarded(u.ability.effects, view):
-                        for s in range(n):
-                            on = And(eff, guard, self._on(e, view, u, s))
-                            if e.verb == "unspecified":
-                                if s == 0:
-                                    pv.undefined.append((And(pv.active, eff, guard,
-                                                                order_is(perm_index)),
-                                                         f"{u.ability.display}: {e.value.value}"))
-                                continue
-                            if e.verb in ("kill", "save"):
-                                stage1_intents.append((perm_index, e, u, s, on))
-                                if e.verb == "kill":
-                                    evs.add(("kill", s, e.name.key), on)
-                                else:
-                                    evs.add(("save", s), on)
-                                continue
-                            self._blocking_effect(e, on, s, blocked, shield, evs)
-                fire(blocked, shield, evs, fired)
-            results.append((blocked, shield, evs))
-        if len(perms) > 1:
-            self.add(And(order >= 0, order < len(perms)))
-            if tag in ("n", "b"):
-                pv.order = order
-                pv.perms = perms
-                pv.perm_blocked = [r[0] for r in results]
-        blocked = [Or([And(order == i, r[0][s]) for i, r in enumerate(results)]) for s in range(n)]
-        keys = set().union(*[set(r[2].keys()) for r in results])
-        for key in sorted(keys, key=repr):
-            if len(results) == 1:
-                ev(key, results[0][2].get(key))
-            else:
-                ev(key, Or([And(order == i, r[2].get(key, F)) for i, r in enumerate(results)]))
-
-        # ---- stage 2: every other step, together, on the state the phase began with
-        frozen = events.copy()
-        attacks = list(early_attacks) + vote_attacks  # (kind, source, seat, cond)
-        # (kinds or None, seat, cond); a pass that exits set off keeps the phase's saves and
-        # protections (as Player._after_leaving)
-        defenses = list(S.get("__defenses", ())) if tag.endswith("2") else []
-        for perm_index, e, u, s, on in stage1_intents:
-            now = And(order == perm_index, on) if len(perms) > 1 else on
-            if e.verb == "kill":
-                attacks.append((e.name.key, u.ability.key, s, now))
-                if u.actor is not None:
-                    for q in range(n):
-                        ev(("attacked_by", s, q), And(now, u.actor == q) if not isinstance(u.actor, int)
-                           else (now if u.actor == q else F))
-            else:
-                kinds = {nm.key for nm in e.names}
-                defenses.append((None if (not kinds or "any" in kinds) else kinds, s, now))
-        strict = list(early_strict)  # ("leave"|"stay", seat, kind, source, overrides, cond)
-        writes = []  # (effect, seat, cond, view, source)
-        schedules = []  # (slot, count, cond, target)
-        acting = [u for u in uses if u.ability.key not in blocking]
-        acting.sort(key=lambda u: (self._is_triggered_by_kill(u.ability), u.ability.key, u.key))
-        for u in acting:
-            a = u.ability
-            eff = And(u.acts, gate.get(u, self.B(True)))
-            if u.actor is not None and a.actor is not None and a.actor.kind != "moderator":
-                if a.blocked_uses != "count":
-                    taken = And(eff, pick(u.actor, blocked))
-                    u.blocked = taken if u.blocked is None else Or(u.blocked, taken)
-                eff = And(eff, Not(pick(u.actor, blocked)))
-            if id(u) in pv.fired and not self._leave_triggered(a):
-                # Triggered by an attack or by the vote: it acts in the pass where that happens.
-                hit = self._trigger_hit(u, events)
-                pend = S["pending"].get((a.key, u.key, pv.phase.kind), F)
-                before = pv.fired[id(u)]
-                eff = And(eff, Not(before), Or(hit, pend))
-                pv.fired[id(u)] = Or(before, And(u.used, hit))
-            if a.is_card:
-                eff = And(eff, Or(S["drawn"][u.key], events.get(("drawn", u.key)),
-                                        events.get(("voted", u.key))))
-            env = self.env_of(u)
-            view = View(self, S, frozen, {**env, "__holes": []})
-            ev(("used", a.key), eff)
-            for s in range(n):
-                if "targets" in env:
-                    ev(("targeted", s, a.key), And(eff, env["targets"].member[s]))
-            for e, guard in self._guarded(a.effects, view):
-                g = And(eff, guard)
-                if isinstance(e, ast.AfterEffect):
-                    index = [x for x in _walk_effects(a.effects) if isinstance(x, ast.AfterEffect)].index(e)
-                    schedules.append(((a.key, index, u.key), e.count, g, env.get("target", self.I(NONE))))
-                    continue
-                v = e.verb
-                if v == "unspecified":
-                    pv.undefined.append((And(pv.active, g), f"{a.display}: {e.value.value}"))
-                    continue
-                if v in ("nothing", "announce", "learn"):
-                    continue
-                if v == "win":
-                    raise Unsupported("the effect `win`", e.span)
-                for s in range(n):
-                    on = And(g, self._on(e, view, u, s))
-                    if v == "kill":
-                        attacks.append((e.name.key, a.key, s, on))
-                        ev(("kill", s, e.name.key), on)
-                        if u.actor is not None:
-                            for q in range(n):
-                                ev(("attacked_by", s, q), And(on, u.actor == q) if not isinstance(u.actor, int)
-                                   else (on if u.actor == q else F))
-                    elif v == "save":
-                        kinds = {nm.key for nm in e.names}
-                        defenses.append((None if (not kinds or "any" in kinds) else kinds, s, on))
-                        ev(("save", s), on)
-                    elif v == "protect":
-                        for nm in e.names:
-                            ev(("protect", s, nm.key), on)
-                            if nm.key not in SHIELDS:
-                                defenses.append((None if nm.key in ("any", "kill") else {nm.key}, s, on))
-                            elif nm.key != "block":
-                                raise Unsupported(f"protection from {nm.key}", e.span)
-                    elif v == "block" or v == "unblock":
-                        raise Unsupported("a block outside the blocking steps", e.span)
-                    elif v == "inquire":
-                        ev(("inquire", s), on)
-                    elif v in ("leave", "stay"):
-                        strict.append((v, s, e.name.key if v == "leave" else None, a.key, (), on))
-                    elif v in STATE_WRITES:
-                        writes.append((e, s, on, view, a, u))
-                    else:
-                        raise Unsupported(f"the effect `{v}`", e.span)
-
-        # ---- stage 3: deaths, by the rules
-        exit_rules = [r for r in self._rules_now(pv.phase, tag) if decides_exits(r.then)]
-        fixpoint = any(_mentions_call(r, "leaves") for r in exit_rules)
-        static_conclusions: dict = {}
-
-        def decide(left):
-            """One decision of who leaves, with `leaves(p)` read from `left` (as the
-            interpreter's iteration does). Returns (decided, kinds, contradictions, hits)."""
-            evs = events
-            if left is not None:
-                evs = events.copy()
-                for s_ in range(n):
-                    evs.add(("left", s_), left[s_])
-            all_strict = list(strict)
-            hits = []
-            for rule in exit_rules:
-                # Rules that do not read who leaves give the same conclusions every round of
-                # the fixpoint: compile them once.
-                if left is not None and rule.name.key in static_conclusions:
-                    cached_strict, cached_hits = static_conclusions[rule.name.key]
-                    all_strict.extend(cached_strict)
-                    hits.extend(cached_hits)
-                    continue
-                mark = (len(all_strict), len(hits))
-                for combo, env, cond, view in self._bindings(rule, S, evs, no_leaves=not fixpoint):
-                    hits.append((rule, env, cond, view))
-                    over = tuple(nm.key for nm in rule.overrides)
-                    for e in flat(rule.then):
-                        if e.verb in ("leave", "stay"):
-                            for s_ in range(n):
-                                target = self._on(e, view, None, s_)
-                                if z3.is_false(target):
-                                    continue
-                                on = And(cond, target)
-                                all_strict.append((e.verb, s_, e.name.key if e.verb == "leave" else None,
-                                                   rule.name.key, over, on))
-                if left is not None and not _mentions_call(rule, "leaves"):
-                    static_conclusions[rule.name.key] = (all_strict[mark[0]:], hits[mark[1]:])
-            decided_all, kinds, contras = [], [], []
-            for s in range(n):
-                mine = [x for x in all_strict if x[1] == s]
-                names = {x[3] for x in mine}
-
-                def overridden(x, mine=mine, names=names):
-                    return Or([y[5] for y in mine if x[3] in y[4] and y[3] != x[3] and x[3] in names]
-                                 or [F])
-                live = [(x, And(x[5], Not(overridden(x)))) for x in mine]
-                leaves = [(x, on) for x, on in live if x[0] == "leave"]
-                blanket = Or([on for x, on in live if x[0] == "stay" and not x[4]] or [F])
-                any_leave = Or([on for _, on in leaves] or [F])
-                scoped_cache: dict = {}
-
-                def scoped(src, live=live, scoped_cache=scoped_cache):
-                    if src not in scoped_cache:
-                        scoped_cache[src] = Or([on for x, on in live if x[0] == "stay" and src in x[4]] or [F])
-                    return scoped_cache[src]
-                causes = []
-                for kind, src, seat, cond in attacks:
-                    if seat != s:
-                        continue
-                    defended = Or([dc for kinds_, ds, dc in defenses if ds == s and (kinds_ is None or kind in kinds_)]
-                                     or [F])
-                    causes.append((kind, And(cond, Not(defended), Not(scoped(src)))))
-                contradiction = And(any_leave, blanket, S["alive"][s])
-                # Every pair of a live `leave` rule and a live blanket `stay` rule clashes
-                # (each rule's bindings joined first, so pairs are of rules, not bindings).
-                leave_by: dict = {}
-                for xl, on_l in leaves:
-                    leave_by.setdefault(xl[3], []).append(on_l)
-                stay_by: dict = {}
-                for xs, on_s in live:
-                    if xs[0] == "stay" and not xs[4]:
-                        stay_by.setdefault(xs[3], []).append(on_s)
-                pairs = [(And(Or(ls), Or(ss), S["alive"][s]), lr, sr)
-                         for lr, ls in leave_by.items() for sr, ss in stay_by.items()]
-                contras.append((contradiction, pairs))
-                default = And(Not(any_leave), Not(blanket), Or([cc for _, cc in causes] or [F]))
-                decided_all.append(And(S["alive"][s], Or(And(any_leave, Not(blanket)), default)))
-                # How they leave: the first rule that says so, else the first undefeated cause.
-                kind = self.I(NONE)
-                for kd, cc in reversed(causes):
-                    kind = If(cc, self.I(self.ids.value("kind", kd)), kind)
-                for x, on in reversed(leaves):
-                    kind = If(on, self.I(self.ids.value("kind", x[2])), kind)
-                kinds.append(kind)
-            return decided_all, kinds, contras, hits
-
-        if not fixpoint:
-            decided_all, kind_of, contras, rule_hits = decide(None)
-        else:
-            # As the interpreter: decide with nobody leaving, then with those decided, until
-            # the decision repeats. Longer chains than the encoding follows are a hole.
-            ROUNDS = 4
-            current = [F] * n
-            chain = []
-            for _ in range(ROUNDS):
-                nxt = decide(current)
-                stable = And([Eq(nxt[0][s_], current[s_]) for s_ in range(n)])
-                chain.append((stable, current, nxt))
-                current = nxt[0]
-            decided_all, kind_of, contras, rule_hits = chain[-1][2]
-            settled = [F] * n
-            chosen = chain[-1][2]
-            for stable, before, result in reversed(chain):
-                settled = [If(stable, before[s_], settled[s_]) for s_ in range(n)]
-            unstable = Not(Or([stable for stable, _, _ in chain]))
-            pv.undefined.append((And(pv.active, unstable), "who leaves: it depends on itself"))
-            decided_all = [If(unstable, chosen[0][s_], settled[s_]) for s_ in range(n)]
-            kind_of = chosen[1]
-        for rule, env, cond, view in rule_hits:
-            pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
-        leave = []
-        contra_choices = []
-        for s in range(n):
-            contradiction, pairs = contras[s]
-            choice = self.bool(f"t{t}_{tag}_contra{s}")
-            contra_choices.append((contradiction, choice))
-            for cond, leave_rule, stay_rule in pairs:
-                pv.contradictions.append((cond, s, leave_rule, stay_rule))
-            leave.append(And(S["alive"][s], If(contradiction, choice, decided_all[s])))
-        # Contradictions are decided one at a time, as the interpreter branches on them.
-        self.add(compare_op("<=", count_of([And(cnd, ch) for cnd, ch in contra_choices], self.ctx), 1))
-        for cnd, ch in contra_choices:
-            self.add(Implies(Not(cnd), Not(ch)))
-        pv.leaves.append(leave)
-
-        # ---- the state after: exits, their triggers, rule side effects, stage 2's changes
-        st = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in S.items()}
-        st["counters"] = [dict(cs) for cs in S["counters"]]
-        st["alive"] = [And(S["alive"][s], Not(leave[s])) for s in range(n)]
-        st["left_by"] = [If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
-        for s in range(n):
-            ev(("left", s), leave[s])
-        self._exit_triggers(st, S, leave, kind_of, pv, t, tag, events)
-        for rule, env, cond, view in rule_hits:
-            others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
-            if not others:
-                continue
-            cond2, view2 = self._applies(rule, env, st, events)
-            for e, guard in self._guarded(others, view2):
-                for s in range(n):
-                    self._write(st, e, s, And(cond2, guard, self._on(e, view2, None, s)), view2, rule, None)
-        for e, s, on, view, a, u in writes:
-            self._write(st, e, s, on, view, a, u)
-        if schedules:
-            st["delay"] = dict(st["delay"])
-            st["delay_target"] = dict(st["delay_target"])
-            for slot, count, cond, target in schedules:
-                st["delay"][slot] = If(cond, self.I(count), st["delay"][slot])
-                st["delay_target"][slot] = If(cond, target, st["delay_target"][slot])
-        if tag == "n" and self._checks_deaths():
-            pv.checkpoint = _snapshot(st)  # as Resolver.commit: before the rules after the deaths
-        # Rules that change the state without deciding exits act once, after the deaths.
-        schedules_late = []
-        for rule in self._rules_now(pv.phase, tag):
-            if decides_exits(rule.then) or is_blocking(rule.then):
-                continue
-            for combo, env, cond, view in self._bindings(rule, st, events):
-                pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
-                writes_now = []
-                for e, guard in self._guarded(rule.then, view):
-                    if isinstance(e, ast.AfterEffect):
-                        index = [x for x in _walk_effects(rule.then) if isinstance(x, ast.AfterEffect)].index(e)
-                        schedules_late.append(((rule.name.key, index, combo), e.count, And(cond, guard)))
-                        continue
-                    if e.verb in ("nothing", "announce", "learn"):
-                        continue
-                    if e.verb == "unspecified":
-                        pv.undefined.append((And(pv.active, cond, guard), f"rule {rule.name.text}: {e.value.value}"))
-                        continue
-                    if e.verb not in STATE_WRITES and e.verb != "draw":
-                        raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
-                    for s_ in range(n):
-                        writes_now.append((e, s_, And(cond, guard, self._on(e, view, None, s_)), view))
-                for e, s_, on, view_ in writes_now:
-                    self._write(st, e, s_, on, view_, rule, None)
-        if schedules_late:
-            st["delay"] = dict(st["delay"])
-            for slot, count, cond in schedules_late:
-                st["delay"][slot] = If(cond, self.I(count), st["delay"][slot])
-        st["__defenses"] = defenses
-        return st
-
-    def _bindings(self, rule, state, events, no_leaves: bool = False):
+            if self.leave_triggered(u.ability) and not any(
+                    matches(r, pv.phase, u.moment) for r in u.ability.phases):
+                gate[u] = S["pending"].get((u.ability.key, u.key, pv.phase.kind), self.B(False))
+                later.append(u)
+        st = self._pass(t, tag, pv, S, uses, vote, gate, due)
+        if not later:
+            return st
+        fired = {}
+        for u in later:
+            before = pv.fired.get(id(u), self.B(False))
+            fired[u] = And(Not(gate[u]), Not(before), self.left_by_trigger(u, S, pv.leaves[-1], st))
+            if id(u) in pv.fired:
+                pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
+        return self._pass(t, tag + "2", pv, st, later, None, fired)
+    def bindings(self, rule, state, events, no_leaves: bool = False):
         """Each binding of a rule's variables to seats, with the condition under which the
         rule applies then (`if …` and not any `unless …`), as the interpreter's
         Resolver.applicable does."""
         for combo in itertools.product(range(self.n), repeat=len(rule.variables)):
             env = {v.key: s for v, s in zip(rule.variables, combo)}
-            cond, view = self._applies(rule, env, state, events, no_leaves)
+            cond, view = self.applies(rule, env, state, events, no_leaves)
             yield combo, env, cond, view
 
-    def _applies(self, rule, env: dict, state, events, no_leaves: bool = False):
+    def applies(self, rule, env: dict, state, events, no_leaves: bool = False):
         """(when the rule applies under this binding, the view it was judged in)."""
         view = View(self, state, events, {**env, "__holes": [], "__no_leaves": no_leaves})
         cond = self.compiler.value(rule.cond, view)
@@ -1281,21 +875,10 @@ class Game:
             cond = And(cond, Not(self.compiler.value(unless, view)))
         return cond, view
 
-    def _quorum_gap(self, quorum, S):
-        """When no row of the quorum table covers the number alive."""
-        if not isinstance(quorum, ast.ByTable):
-            return self.B(False)
-        alive = z3.Sum([If(a, self.I(1), self.I(0)) for a in S["alive"]])
-        subject = self.compiler.value(quorum.subject, View(self, S, Events(self.ctx), {"__holes": []}))
-        if any(case.low is None for case in quorum.cases):
-            return self.B(False)
-        del alive
-        return Not(Or([And(subject >= case.low, subject <= case.high) for case in quorum.cases]))
-
-    def _leave_triggered(self, a: Ability) -> bool:
+    def leave_triggered(self, a: Ability) -> bool:
         return any(t.event.key == "leave" and t.timing == "immediately" for t in a.triggers)
 
-    def _left_by_trigger(self, u: Use, S, leave, st) -> z3.BoolRef:
+    def left_by_trigger(self, u: Use, S, leave, st) -> z3.BoolRef:
         """Whether this pass removed the use's actor in a way its trigger names."""
         if u.key == NONE:
             return self.B(False)
@@ -1308,12 +891,12 @@ class Game:
                                   if kinds else self.B(True)))
         return Or(options) if options else self.B(False)
 
-    def _on_trigger_only(self, a: Ability, phase: Phase) -> bool:
+    def on_trigger_only(self, a: Ability, phase: Phase) -> bool:
         """As Player._on_trigger_only: an ability that acts only when its trigger happens."""
         return not a.is_card and any(t.timing == "immediately" for t in a.triggers) \
             and not any(r.phase.key == phase.kind for r in a.phases)
 
-    def _trigger_hit(self, u: Use, events: Events) -> z3.BoolRef:
+    def trigger_hit(self, u: Use, events: Events) -> z3.BoolRef:
         """Whether this pass's events trigger the use: an attack of a kind its `on kill`
         names on its user, or the vote on him (`on voted`)."""
         F = self.B(False)
@@ -1328,46 +911,28 @@ class Game:
                 parts.append(events.get(("voted", u.key), F))
         return Or(parts) if parts else F
 
-    def _is_triggered_by_kill(self, a: Ability) -> bool:
+    def is_triggered_by_kill(self, a: Ability) -> bool:
         return any(t.timing == "immediately" and t.event.key == "kill" for t in a.triggers)
 
-    def _exit_triggers(self, st, S, leave, kind_of, pv, t, tag, events) -> None:
-        for a in self.sc.abilities:
-            if a.actor is None or a.actor.kind != "role":
-                continue
-            roles = [self.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
-            for trig in a.triggers:
-                if trig.event.key != "leave":
-                    continue
-                if trig.timing == "immediately":
-                    continue  # acts in a second resolution: see _pass
-                kinds = [self.ids.value("kind", nm.key) for nm in trig.by]
-                for s in self._actor_keys(a):
-                    fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
-                                   Or([Eq(kind_of[s], k) for k in kinds]) if kinds else self.B(True))
-                    key = (a.key, s, trig.timing_phase.key)
-                    st["pending"] = dict(st["pending"])
-                    st["pending"][key] = Or(st["pending"][key], fires)
-
-    def _declared_edges(self, steps) -> set:
+    def declared_edges(self, steps) -> set:
         return {(a, b) for a, b in self.sc.resolve_edges if a in steps and b in steps}
 
-    def _rules_now(self, phase: Phase, tag: str):
+    def rules_now(self, phase: Phase, tag: str):
         moment = {"n": None, "b": "before", "v": "vote", "a": "after"}[tag[0]]
         return [r for r in self.sc.rules if not r.at or any(rule_applies_at(ref, phase, moment) for ref in r.at)]
 
-    def _guarded(self, effects, view: View, guard=None):
+    def guarded(self, effects, view: View, guard=None):
         """Flatten `if` effects into (effect, condition) pairs."""
         guard = self.B(True) if guard is None else guard
         for e in effects:
             if isinstance(e, ast.IfEffect):
                 cond = self.compiler.value(e.cond, view)
-                yield from self._guarded(e.then, view, And(guard, cond))
-                yield from self._guarded(e.otherwise, view, And(guard, Not(cond)))
+                yield from self.guarded(e.then, view, And(guard, cond))
+                yield from self.guarded(e.otherwise, view, And(guard, Not(cond)))
             else:
                 yield e, guard
 
-    def _on(self, e: ast.Effect, view: View, u: Use | None, s: int) -> z3.BoolRef:
+    def on(self, e: ast.Effect, view: View, u: Use | None, s: int) -> z3.BoolRef:
         """Whether seat s is one the effect applies to."""
         if e.on is None:
             targets = view.env.get("targets")
@@ -1377,149 +942,6 @@ class Game:
             return Eq(target, s) if target is not None else self.B(False)
         value = self.compiler.value(e.on, view)
         return self.compiler.seats_of(value).member[s]
-
-    MAX_READERS = 4  # players with one blocking ability whose readings are listed (2^4 subsets)
-
-    def _mutual_blocks(self, t, tag, perm_index, pv, S, group, before, shield, in_order) -> dict:
-        """Several players' uses of one blocking step block each other's players: as the
-        interpreter does, every reading in which the blocked players are exactly those the
-        others' uses block is an outcome. A reading is a set of the users, picked by a
-        variable, that must be consistent where some reading is; with none consistent, all
-        act. Returns id(use) -> the condition that the reading drops that use; records the
-        phases with no consistent reading or several in pv.mutual."""
-        users = [u for u in group if u.key != NONE and u.ability.actor is not None
-                 and u.ability.actor.kind != "moderator"]
-        if len(users) < 2:
-            return {}
-        F = self.B(False)
-        if users[0].ability.is_card:
-            return {}  # one player plays a card in a phase (_card_once): no mutual blocks
-        if len(users) > self.MAX_READERS:
-            # Readings are subsets of the users: too many to list. Seats that only a
-            # conversion could make holders (Nostradamus's face change can give any seat any
-            # role) get one use a phase; Encoded.unfollowed
-            # asks whether two can hold it at once and reports that as not checked.
-            self.add(compare_op("<=", count_of([u.used for u in users], self.ctx), 1))
-            pv.crowded.append(users[0].ability)
-            return {}
-        seats = sorted({u.key for u in users})
-        acting = {id(u): And(u.acts, Not(before[u.key])) for u in users}
-        hits = {}  # id(use) -> {seat: the use, acting alone, newly blocks the seat's player}
-        for u in users:
-            alone, guard_shield = list(before), list(shield)
-            view = View(self, S, Events(self.ctx), {**self.env_of(u), "__holes": []})
-            for e, guard in self._guarded(u.ability.effects, view):
-                if e.verb in ("block", "unblock", "protect"):
-                    for s in seats:
-                        on = And(acting[id(u)], guard, self._on(e, view, u, s))
-                        self._blocking_effect(e, on, s, alone, guard_shield, Events(self.ctx))
-            hits[id(u)] = {s: And(alone[s], Not(before[s])) for s in seats}
-        readings = [frozenset(c) for r in range(len(seats) + 1) for c in itertools.combinations(seats, r)]
-        consistent = []
-        for c in readings:
-            parts = []
-            for s in seats:
-                produced = Or([F] + [hits[id(u)][s] for u in users if u.key not in c])
-                parts.append(produced if s in c else Not(produced))
-            consistent.append(And(parts))
-        together = compare_op(">=", count_of([acting[id(u)] for u in users], self.ctx), 2)
-        pick_ = self.ranged(f"t{t}_{tag}_{perm_index}_{users[0].ability.key}_reading", 0, len(readings) - 1)
-        none = And([Not(c) for c in consistent])
-        self.add(If(together,
-                    Or(And(none, pick_ == 0), *[And(pick_ == i, c) for i, c in enumerate(consistent)]),
-                    pick_ == 0))
-        several = compare_op(">=", count_of(consistent, self.ctx), 2)
-        ability = users[0].ability
-        pv.mutual.append((And(pv.active, in_order, together, none), ability, "none"))
-        pv.mutual.append((And(pv.active, in_order, together, several), ability, "several"))
-        return {id(u): Or([pick_ == i for i, c in enumerate(readings) if u.key in c]) if any(
-                    u.key in c for c in readings) else F for u in users}
-
-    def _blocking_effect(self, e, cond, s, blocked, shield, evs) -> None:
-        if e.verb == "block":
-            evs.add(("block", s), cond)
-            hit = And(cond, Not(shield[s]))
-            blocked[s] = Or(blocked[s], hit)
-            evs.add(("blocked", s), hit)
-        elif e.verb == "unblock":
-            blocked[s] = And(blocked[s], Not(cond))
-        elif e.verb == "protect":
-            for nm in e.names:
-                if nm.key == "block":
-                    shield[s] = Or(shield[s], cond)
-                evs.add(("protect", s, nm.key), cond)
-
-    def _write(self, st, e: ast.Effect, s: int, cond, view, source, u) -> None:
-        v = e.verb
-        ids = self.ids
-        if v == "convert":
-            if e.name.key not in self.roles_of[s]:
-                return  # encode/roles.py has shown this convert never reaches seat s
-            role = self.sc.role_by_key[e.name.key]
-            st["role"][s] = If(cond, self.I(ids.roles.index(role.key)), st["role"][s])
-            if role.side is not None:
-                st["side"][s] = If(cond, self.I(ids.sides.index(role.side)), st["side"][s])
-        elif v == "reveal":
-            st["revealed"][s] = Or(st["revealed"][s], cond)
-        elif v == "link":
-            if u is None or u.actor is None:
-                raise Unsupported("`link` without an acting player", e.span)
-            actor = u.actor
-            for q in range(self.n):
-                here = cond if isinstance(actor, int) and actor == q else \
-                    (And(cond, actor == q) if not isinstance(actor, int) else self.B(False))
-                st["links"][q] = If(here, self.I(s), st["links"][q])
-        elif v == "revive":
-            was_dead = Not(st["alive"][s])
-            st["alive"][s] = Or(st["alive"][s], cond)
-            st["left_by"][s] = If(And(cond, was_dead), self.I(NONE), st["left_by"][s])
-        elif v == "give":
-            if e.names:
-                variant = self.I(ids.value("variant", e.names[0].key))
-            else:
-                choice = next((ch for ch in getattr(source, "choices", ()) if ch.kind == "variant"
-                               and ch.names[0].key == e.name.key), None)
-                if choice is None or u is None:
-                    raise Unsupported("`give` without a variant", e.span)
-                variant = u.values[choice.binds.key]
-            key = (e.name.key, s)
-            st["items"] = dict(st["items"])
-            st["items"][key] = If(cond, variant, st["items"][key])
-        elif v == "lose":
-            key = (e.name.key, s)
-            st["items"] = dict(st["items"])
-            st["items"][key] = If(cond, self.I(NONE), st["items"][key])
-        elif v in ("mark", "unmark"):
-            decl = next(m for m in self.sc.memories if m.name.key == e.name.key)
-            if decl.type == "players":
-                st["mset"] = dict(st["mset"])
-                seats = list(st["mset"][decl.name.key])
-                seats[s] = Or(seats[s], cond) if v == "mark" else And(seats[s], Not(cond))
-                st["mset"][decl.name.key] = seats
-            else:
-                st["mone"] = dict(st["mone"])
-                current = st["mone"][decl.name.key]
-                st["mone"][decl.name.key] = If(cond, self.I(s if v == "mark" else NONE), current)
-        elif v == "draw":
-            st["drawn"][s] = Or(st["drawn"][s], cond)
-        elif v == "consume":
-            ctr = st["counters"][s].get(e.name.key)
-            if ctr is None:
-                return
-            st["counters"][s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
-        elif v == "set":
-            value = self.compiler.value(e.value, view)
-            if e.name.key in st["counters"][s]:
-                st["counters"][s][e.name.key] = If(cond, value, st["counters"][s][e.name.key])
-            elif e.name.key in st["mint"]:
-                st["mint"] = dict(st["mint"])
-                st["mint"][e.name.key] = If(cond, value, st["mint"][e.name.key])
-            elif e.name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
-                st["side"][s] = If(cond, value, st["side"][s])
-            else:
-                raise Unsupported("`set` on this memory", e.span)
-
-    # -------------------------------------------------------------- between phases
 
     def _bookkeep(self, pv: PhaseVars, S, cur, phase: Phase) -> dict:
         st = dict(cur)
@@ -1632,9 +1054,9 @@ class Game:
                     st["readings"][(i, r)] = And(live[r], met[r] == won)
                 yes = Or([And(live[r], met[r]) for r in range(len(readings))])
                 no = Or([And(live[r], Not(met[r])) for r in range(len(readings))])
-                pv.undefined.append((And(pv.active, yes, no),
-                                     f"when the win of {win.side.text} is checked: the readings "
-                                     + " / ".join("after " + ", ".join(p) for p in readings) + " disagree"))
+                pv.undefined.append((And(pv.active, yes, no), Hole(
+                    holes.READINGS, f"when the win of {win.side.text} is checked: the readings "
+                    + " / ".join("after " + ", ".join(p) for p in readings) + " disagree", win.side.key)))
             holds[win.side.key] = Or(holds.get(win.side.key, self.B(False)), won)
         sides = list(holds)
         winner = self.I(NONE)
@@ -1671,10 +1093,14 @@ class Game:
                 asked = z3.Or([due for due, _ in states] or [self.B(False)])
             else:
                 asked = self._met(win.cond, states, cache)
-            pv.undefined.append((z3.And(pv.active, winner == NONE, asked),
-                                 f"whether {win.side.text} has won: {win.unspecified}"))
+            pv.undefined.append((z3.And(pv.active, winner == NONE, asked), Hole(
+                holes.OPEN_WIN, f"whether {win.side.text} has won: {win.unspecified}", win.side.key)))
 
-    def _checks_deaths(self) -> bool:
+    def delayed_index(self, effects, e: ast.AfterEffect) -> int:
+        """The number of a delayed effect among those of its owner (its countdown slot)."""
+        return [x for x in _walk_effects(effects) if isinstance(x, ast.AfterEffect)].index(e)
+
+    def checks_deaths(self) -> bool:
         return any("deaths" in points for w in self.sc.wins + self.sc.open_wins
                    for points in self.sc.win_readings(w))
 
@@ -1785,7 +1211,7 @@ class Game:
             if caps:
                 self.add(var <= min(caps))
         for (owner, index, key), var in st["delay"].items():
-            e = next(e for a, i, k, e in self._delay_slots() if (_owner_key(a), i, k) == (owner, index, key))
+            e = next(e for a, i, k, e in self.delay_slots() if (owner_key(a), i, k) == (owner, index, key))
             self.add(And(var >= 0, var <= e.count))
             self.add(And(st["delay_target"][(owner, index, key)] >= NONE,
                             st["delay_target"][(owner, index, key)] < n))
@@ -1855,22 +1281,6 @@ def max_targets(a: Ability) -> int:
 def _team_use(u: Use) -> bool:
     """A use of an ability `by team NAME`: `idle` and `acted` count it for every player."""
     return u.ability.actor is not None and u.ability.actor.kind == "team"
-
-
-def _snapshot(st: dict) -> dict:
-    """A copy of a state table that later writes (which replace list items) leave alone."""
-    out = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
-           for k, v in st.items()}
-    out["counters"] = [dict(cs) for cs in st["counters"]]
-    return out
-
-
-def _mentions_call(rule, name: str) -> bool:
-    return calls((rule.cond, rule.unless, rule.then), name)
-
-
-def _owner_key(owner) -> str:
-    return owner.name.key if isinstance(owner, ast.RuleDecl) else owner.key
 
 
 def _ints(st: dict) -> list:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .. import holes
 from ..evaluate import EvalError, Evaluator, State
+from ..holes import Hole
 from ..model import Ability, Scenario, Team
 from ..phases import Phase, matches
 from .bind import BoundUse
@@ -14,11 +16,15 @@ from .bind import BoundUse
 
 @dataclass(frozen=True)
 class Problem:
-    """An illegal choice (`hole=False`) or a choice the rules cannot decide (`hole=True`)."""
+    """An illegal choice, or (with `gap`) a choice the rules cannot decide."""
 
     message: str
     rules: tuple[str, ...] = ()
-    hole: bool = False
+    gap: Hole | None = None
+
+    @property
+    def hole(self) -> bool:
+        return self.gap is not None
 
 
 def team_of(scenario: Scenario, ability: Ability) -> Team | None:
@@ -68,9 +74,7 @@ def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Pha
         team = team_of(scenario, ability)
         seat, _ = team_decider(scenario, state, team)
         if seat is None:
-            return None, Problem(f"the rules name nobody to decide for team {team.key} once "
-                                 "its leaders have left", team.leader_cites + tuple(r.id for r in team.cites),
-                                 hole=True)
+            return None, _leaderless(team)
         return seat, None
     if actor.kind == "holder":
         holders = sorted(s for (item, s) in state.items if item == actor.name.key)
@@ -121,9 +125,7 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
             team = team_of(scenario, ability)
             decider, allowed = team_decider(scenario, state, team)
             if decider is None:
-                out.append(Problem(f"the rules name nobody to decide for team {team.key} once its "
-                                   "leaders have left", team.leader_cites + tuple(r.id for r in team.cites),
-                                   hole=True))
+                out.append(_leaderless(team))
             elif use.actor not in allowed:
                 out.append(Problem(f"{seat_name(scenario, state, use.actor)} does not decide for "
                                    f"team {team.key}", team.leader_cites + tuple(r.id for r in team.cites)))
@@ -167,8 +169,9 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
         try:
             count = ev.value(ability.target_count, env)
         except EvalError as exc:
-            return out + [Problem(f"the number of targets of '{name}' is not defined: {exc}",
-                                  ability.cites_of("targets"), hole=True)]
+            message = f"the number of targets of '{name}' is not defined: {exc}"
+            return out + [Problem(message, ability.cites_of("targets"),
+                                  Hole(holes.NO_ROW, message, ability.key))]
         cites = ability.cites_of("targets") + ability.cites_of("target") + ability.cites_of("targets_up_to")
         if ability.target_up_to and not 1 <= len(use.targets) <= count:
             out.append(Problem(f"'{name}' takes 1 to {count} target{'s' if count != 1 else ''} "
@@ -187,7 +190,8 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
         try:
             holds = ev.value(cond, env)
         except EvalError as exc:
-            out.append(Problem(f"whether '{name}' may be used is not defined: {exc}", hole=True))
+            message = f"whether '{name}' may be used is not defined: {exc}"
+            out.append(Problem(message, gap=Hole(holes.NO_ROW, message, ability.key)))
             continue
         if not holds:
             out.append(Problem(f"the condition of '{name}' does not hold",
@@ -245,9 +249,16 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
 
 def _open_limit(ability: Ability, cites) -> Problem:
     """A use that is within its limit only if the blocked uses before it do not count."""
-    return Problem(f"whether '{ability.display}' may be used again depends on whether its "
-                   f"blocked use counts against its limit ({ability.blocked_why})",
-                   tuple(dict.fromkeys(tuple(cites) + ability.cites_of("blocked"))), hole=True)
+    message = (f"whether '{ability.display}' may be used again depends on whether its "
+               f"blocked use counts against its limit ({ability.blocked_why})")
+    return Problem(message, tuple(dict.fromkeys(tuple(cites) + ability.cites_of("blocked"))),
+                   Hole(holes.OPEN_LIMIT, message, ability.key))
+
+
+def _leaderless(team: Team) -> Problem:
+    message = f"the rules name nobody to decide for team {team.key} once its leaders have left"
+    return Problem(message, team.leader_cites + tuple(r.id for r in team.cites),
+                   Hole(holes.LEADERLESS, message, team.key))
 
 
 def use_key(ability: Ability, use: BoundUse):

@@ -81,11 +81,13 @@ def _candidates(scenario: Scenario, state: State, phase: Phase, ability: Ability
         return sorted(drawn)
     if actor is None or actor.kind == "moderator":
         return [None] if ability.target_count is not None else []  # target-less: completed
-    if actor.kind == "team":
-        seat, _ = team_decider(scenario, state, team_of(scenario, ability))
+    team = team_of(scenario, ability)
+    if actor.kind == "team" and team is not None:
+        seat, _ = team_decider(scenario, state, team)
         return [] if seat is None else [seat]
-    if actor.kind == "holder":
-        return sorted(s for (item, s) in state.items if item == actor.name.key)
+    if actor.kind == "holder" and actor.name is not None:
+        item_key = actor.name.key
+        return sorted(s for (item, s) in state.items if item == item_key)
     roles = actor_roles(ability)
     return [s for s in range(len(state.roles)) if state.roles[s] in roles
             and (state.alive[s] or pending_for(state, ability.key, s, phase))]
@@ -123,7 +125,7 @@ def _uses(scenario: Scenario, state: State, ability: Ability, actor: int | None)
     n = len(state.roles)
     counts = [0]
     if ability.target_count is not None:
-        env = {"actor": actor, "targets": frozenset(), "target": None}
+        env: dict[str, object] = {"actor": actor, "targets": frozenset(), "target": None}
         try:
             most = Evaluator(scenario, state).value(ability.target_count, env)
         except EvalError:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+from .. import holes
 from ..evaluate import EvalError, Evaluator, State
+from ..holes import Hole
 from ..model import Scenario
 from ..phases import Phase, matches
 from ..vocabulary import flat
@@ -37,7 +39,7 @@ class Outcome:
         return self.reports[-1].winner if self.reports else None
 
     @property
-    def holes(self) -> list[str]:
+    def holes(self) -> list[Hole]:
         return [h for r in self.reports for h in r.holes]
 
 
@@ -139,8 +141,7 @@ class Player:
             for u in _still_waiting(waiting, report):
                 report.cancelled.append(f"{self.sc.ability_by_key[u.ability].display}: "
                                         "its trigger did not happen")
-            for hole in (p.message for p in problems if p.hole):
-                report.holes.append(hole)
+            report.holes.extend(p.gap for p in problems if p.gap is not None)
             self._bookkeep(st, phase, actions, report)
             out.extend(self._check_wins(st, phase, report))
         return out, problems
@@ -341,9 +342,8 @@ class Player:
             return [(state, report)]
         vote = votes[0]
         ev = Evaluator(self.sc, state)
-        holes = []
         if day is None or day.vote is None:
-            report.holes.append("the rulebook gives this scenario no day vote")
+            report.holes.append(Hole(holes.NO_VOTE, "the rulebook gives this scenario no day vote", holes.DAY))
             return [(state, report)]
         cites = [r.id for r in day.vote_cites] + [r.id for r in day.cites]
         if day.quorum is not None:
@@ -352,23 +352,23 @@ class Player:
             except EvalError:
                 alive = sum(state.alive)
                 report.vote = "undecided"
-                report.holes.append(f"the rules give no vote quorum for {alive} players alive, "
-                                    "so whether anyone is voted out is not decided")
+                report.holes.append(Hole(holes.NO_QUORUM, f"the rules give no vote quorum for {alive} "
+                                         "players alive, so whether anyone is voted out is not "
+                                         "decided", holes.DAY))
                 return [(state, report)]
         if vote.vote == "none":
             report.vote = "nobody is voted out"
-            report.holes.extend(holes)
             return [(state, report)]
         if vote.vote == "tie":
             names = ", ".join(seat_name(self.sc, state, s) for s in vote.targets)
             report.vote = f"tie between {names}"
             if day.tie == "no_exit":
-                report.holes.extend(holes)
                 return [(state, report)]
             if day.tie in ("random", "all_leave"):
                 groups = [[s] for s in vote.targets] if day.tie == "random" else [list(vote.targets)]
             else:
-                report.holes.extend(holes + [f"the rules do not say what a tie ({names}) does"])
+                report.holes.append(Hole(holes.TIE, f"the rules do not say what a tie ({names}) does",
+                                         holes.DAY))
                 return [(state, report)]
         else:
             groups = [list(vote.targets)]
@@ -377,7 +377,6 @@ class Player:
             st = state.clone()
             rep = _merge(report, Report(phase))
             rep.vote = rep.vote or ", ".join(seat_name(self.sc, st, s) for s in group) + " voted out"
-            rep.holes.extend(holes)
             rep.decided("vote", cites)
 
             def cause(scratch, resolver, group=group):
@@ -453,14 +452,15 @@ class Player:
             out.append(state)
         return out
 
-    def _met(self, cond, states: list[State], report: Report, what: str) -> bool:
+    def _met(self, cond, states: list[State], report: Report, what: str, side: str) -> bool:
         for st in states:
             try:
                 if Evaluator(self.sc, st).value(cond, {}):
                     return True
             except EvalError as exc:
-                if f"{what}: {exc}" not in report.holes:
-                    report.holes.append(f"{what}: {exc}")
+                hole = Hole(holes.NO_ROW, f"{what}: {exc}", side)
+                if hole not in report.holes:
+                    report.holes.append(hole)
         return False
 
     def _check_wins(self, state: State, phase: Phase, report: Report) -> list[tuple[State, Report]]:
@@ -476,7 +476,8 @@ class Player:
             by_answer: dict[bool, set] = {}
             for r in sorted(live):
                 states = self._due_states(readings[r], state, phase, report)
-                met = self._met(win.cond, states, report, f"win condition of {win.side.text}")
+                met = self._met(win.cond, states, report, f"win condition of {win.side.text}",
+                                 win.side.key)
                 by_answer.setdefault(met, set()).add(r)
             answers.append(by_answer)
         out = []
@@ -487,7 +488,8 @@ class Player:
             for i, (win, (met, readings)) in enumerate(zip(self.sc.wins, combo)):
                 if len(answers[i]) > 1:
                     st.readings[i] = frozenset(readings)
-                    rep.holes.append(self._readings_disagree(win, answers[i], met))
+                    rep.holes.append(Hole(holes.READINGS, self._readings_disagree(win, answers[i], met),
+                                          win.side.key))
                     rep.decided(f"when wins are checked ({win.side.text})", self._reading_cites(win))
                 if met:
                     holders.append(win)
@@ -522,10 +524,10 @@ class Player:
                       for s in self._due_states(points, state, phase, report)]
             if not states:
                 continue
-            if win.cond is None or self._met(win.cond, states, report, f"win of {win.side.text}"):
+            if win.cond is None or self._met(win.cond, states, report, f"win of {win.side.text}", win.side.key):
                 side = self.sc.side_by_key[win.side.key].display
-                report.holes.append(f"whether {side} has won: the rulebook does not write its win "
-                                    f"({win.unspecified})")
+                report.holes.append(Hole(holes.OPEN_WIN, f"whether {side} has won: the rulebook does "
+                                         f"not write its win ({win.unspecified})", win.side.key))
                 report.decided(f"win {win.side.text}", [c.id for c in win.cites])
 
     def _decide_winner(self, state: State, phase: Phase, report: Report, holders) -> None:
@@ -543,8 +545,9 @@ class Player:
                 report.winner = min(sides, key=order.index)
                 report.decided("priority", [c.id for c in prio.cites])
                 return
-        report.holes.append("both " + " and ".join(self.sc.side_by_key[s].display for s in sides)
-                            + " meet their win conditions and no priority decides")
+        report.holes.append(Hole(holes.OVERLAP, "both " + " and ".join(self.sc.side_by_key[s].display
+                                                                      for s in sides)
+                                 + " meet their win conditions and no priority decides", sides[0], sides[1]))
 
 
 def _merge(first: Report | None, second: Report) -> Report:

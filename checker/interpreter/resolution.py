@@ -33,7 +33,9 @@ import itertools
 from dataclasses import dataclass, field
 
 from .. import ast
+from .. import holes
 from ..evaluate import EvalError, Evaluator, State
+from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, rule_applies_at
 from ..vocabulary import SHIELDS, STATE_WRITES, flat, is_blocking, verbs
@@ -73,7 +75,7 @@ class Report:
     changes: list[str] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)  # names of rules and abilities that decided
     cites: list[str] = field(default_factory=list)  # rulebook ids behind them
-    holes: list[str] = field(default_factory=list)  # what the rules leave undecided
+    holes: list[Hole] = field(default_factory=list)  # what the rules leave undecided
     winner: str | None = None
     vote: str | None = None
     due_next: set = field(default_factory=set)  # (ability, seat, phase kind) triggered for later
@@ -220,8 +222,8 @@ class Resolver:
         outcomes = list(results.values())
         if self.truncated:
             for o in outcomes:
-                o.report.holes.append("too many resolution orders to try them all; "
-                                      "the outcomes shown are some of the possible ones")
+                o.report.holes.append(Hole(holes.TRUNCATED, "too many resolution orders to try them "
+                                           "all; the outcomes shown are some of the possible ones"))
         return outcomes
 
     def _acting_order(self, steps: list[str]) -> list[str]:
@@ -297,16 +299,17 @@ class Resolver:
                 if produced == chosen:
                     consistent.append(chosen)
         if not consistent:
-            sc.report.holes.append(f"the uses of '{ability.display}' block each other with no "
-                                   "consistent outcome")
+            sc.report.holes.append(Hole(holes.MUTUAL_NONE, f"the uses of '{ability.display}' block "
+                                        "each other with no consistent outcome", ability.key))
             return [(sc, uses)]
         out = []
         for chosen in consistent:
             branch = sc.clone() if len(consistent) > 1 else sc
             if len(consistent) > 1:
                 names = ", ".join(self.name(branch, s) for s in sorted(chosen)) or "nobody"
-                branch.report.holes.append(f"'{ability.display}': the uses block each other; "
-                                           f"one consistent reading blocks {names}")
+                branch.report.holes.append(Hole(holes.MUTUAL_SEVERAL, f"'{ability.display}': the uses "
+                                                f"block each other; one consistent reading blocks "
+                                                f"{names}", ability.key))
             out.append((branch, [u for u in uses if u.actor not in chosen]))
         return out
 
@@ -353,7 +356,7 @@ class Resolver:
             try:
                 branch = e.then if self.value(sc, e.cond, env) else e.otherwise
             except EvalError as exc:
-                sc.report.holes.append(f"{_display(source)}: {exc}")
+                sc.report.holes.append(Hole(holes.NO_ROW, f"{_display(source)}: {exc}", src))
                 return
             self.apply(sc, branch, env, source, actor)
             return
@@ -365,8 +368,8 @@ class Resolver:
         if v in ("nothing",):
             return
         if v == "unspecified":
-            sc.report.holes.append(f"{_display(source)}: the rulebook does not say what happens "
-                                   f"({e.value.value})")
+            sc.report.holes.append(Hole(holes.UNSPECIFIED, f"{_display(source)}: the rulebook does not "
+                                        f"say what happens ({e.value.value})", src))
             return
         if v == "announce":
             sc.report.announcements.append(e.value.value)
@@ -560,7 +563,7 @@ class Resolver:
                 if ev.value(rule.cond, env) and not any(ev.value(u, env) for u in rule.unless):
                     out.append(env)
             except EvalError as exc:
-                sc.report.holes.append(f"rule {rule.name.text}: {exc}")
+                sc.report.holes.append(Hole(holes.NO_ROW, f"rule {rule.name.text}: {exc}", rule.name.key))
         return out
 
     def fire_rules(self, sc: Scratch, rules) -> None:
@@ -601,7 +604,7 @@ class Resolver:
                     outcomes.append(self.commit(choice[0], choice[1]))
                 return outcomes
             leaving = decided
-        sc.report.holes.append("who leaves depends on itself with no stable answer")
+        sc.report.holes.append(Hole(holes.UNSTABLE, "who leaves depends on itself with no stable answer"))
         return [self.commit(sc, leaving)]
 
     def _contradiction_branches(self, sc: Scratch, decided, contradictions):
@@ -614,10 +617,11 @@ class Resolver:
                     result[seat] = (kind, leave_rule)
                 else:
                     result.pop(seat, None)
-                branch.report.holes.append(
+                branch.report.holes.append(Hole(
+                    holes.CONTRADICTION,
                     f"contradiction: rule {leave_rule} says {self.name(sc, seat)} leaves, rule "
                     f"{stay_rule} says they stay, and neither is an exception of the other; "
-                    f"this outcome follows {leave_rule if leaves else stay_rule}")
+                    f"this outcome follows {leave_rule if leaves else stay_rule}", leave_rule, stay_rule))
                 out.append((branch, result))
         return out
 

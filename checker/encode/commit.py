@@ -1,0 +1,185 @@
+"""The state after a resolution (as Resolver.commit): exits and the triggers they set for a
+later phase, the side effects of the exit rules that applied, the acting steps' changes of
+state, the delayed effects they schedule, then the rules that change the state without
+deciding exits (they act once, after the deaths)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import ast, holes
+from ..holes import Hole
+from ..vocabulary import STATE_WRITES
+from .passes import Pass
+from .terms import And, Eq, If, Not, Or, Unsupported, compare_op
+
+if TYPE_CHECKING:
+    from .unroll import Game
+
+NONE = -1
+
+
+def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
+    game, pv, S, n = p.game, p.pv, p.S, p.n
+    st = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in S.items()}
+    st["counters"] = [dict(cs) for cs in S["counters"]]
+    st["alive"] = [And(S["alive"][s], Not(leave[s])) for s in range(n)]
+    st["left_by"] = [If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
+    for s in range(n):
+        p.event(("left", s), leave[s])
+    _exit_triggers(game, st, S, leave, kind_of)
+    for rule, env, _, _ in rule_hits:
+        others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
+        if not others:
+            continue
+        cond2, view2 = game.applies(rule, env, st, p.events)
+        for e, guard in game.guarded(others, view2):
+            for s in range(n):
+                write(game, st, e, s, And(cond2, guard, game.on(e, view2, None, s)), view2, rule, None)
+    for e, s, on, view, a, u in p.intents.writes:
+        write(game, st, e, s, on, view, a, u)
+    if p.intents.schedules:
+        st["delay"] = dict(st["delay"])
+        st["delay_target"] = dict(st["delay_target"])
+        for slot, count, cond, target in p.intents.schedules:
+            st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
+            st["delay_target"][slot] = If(cond, target, st["delay_target"][slot])
+    if p.tag == "n" and game.checks_deaths():
+        pv.checkpoint = snapshot(st)  # as Resolver.commit: before the rules after the deaths
+    _late_rules(p, st)
+    st["__defenses"] = p.intents.defenses
+    return st
+
+
+def _late_rules(p: Pass, st: dict) -> None:
+    """Rules that change the state without deciding exits act once, after the deaths."""
+    game, pv = p.game, p.pv
+    schedules = []
+    for rule in game.rules_now(pv.phase, p.tag):
+        if game.sc.rule_stage(rule) != "late":
+            continue
+        for combo, env, cond, view in game.bindings(rule, st, p.events):
+            pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
+            writes_now = []
+            for e, guard in game.guarded(rule.then, view):
+                if isinstance(e, ast.AfterEffect):
+                    schedules.append(((rule.name.key, game.delayed_index(rule.then, e), combo), e.count,
+                                      And(cond, guard)))
+                    continue
+                if e.verb in ("nothing", "announce", "learn"):
+                    continue
+                if e.verb == "unspecified":
+                    pv.undefined.append((And(pv.active, cond, guard), Hole(
+                        holes.UNSPECIFIED, f"rule {rule.name.text}: {e.value.value}", rule.name.key)))
+                    continue
+                if e.verb not in STATE_WRITES and e.verb != "draw":
+                    raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
+                for s in range(p.n):
+                    writes_now.append((e, s, And(cond, guard, game.on(e, view, None, s)), view))
+            for e, s, on, view_ in writes_now:
+                write(game, st, e, s, on, view_, rule, None)
+    if schedules:
+        st["delay"] = dict(st["delay"])
+        for slot, count, cond in schedules:
+            st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
+
+
+def _exit_triggers(game: Game, st: dict, S: dict, leave: list, kind_of: list) -> None:
+    """Abilities its exit triggers for a later phase (`on leave by vote next night`); those
+    triggered `immediately` act in a second resolution instead (Game.resolve_pass)."""
+    for a in game.sc.abilities:
+        if a.actor is None or a.actor.kind != "role":
+            continue
+        roles = [game.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
+        for trig in a.triggers:
+            if trig.event.key != "leave" or trig.timing == "immediately":
+                continue
+            kinds = [game.ids.value("kind", nm.key) for nm in trig.by]
+            for s in game.actor_keys(a):
+                fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
+                            Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
+                key = (a.key, s, trig.timing_phase.key)
+                st["pending"] = dict(st["pending"])
+                st["pending"][key] = Or(st["pending"][key], fires)
+
+
+def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) -> None:
+    """A change of state on seat s, under cond (as Resolver.apply_to for the state writes)."""
+    v = e.verb
+    ids = game.ids
+    if v == "convert":
+        if e.name.key not in game.roles_of[s]:
+            return  # encode/roles.py has shown this convert never reaches seat s
+        role = game.sc.role_by_key[e.name.key]
+        st["role"][s] = If(cond, game.I(ids.roles.index(role.key)), st["role"][s])
+        if role.side is not None:
+            st["side"][s] = If(cond, game.I(ids.sides.index(role.side)), st["side"][s])
+    elif v == "reveal":
+        st["revealed"][s] = Or(st["revealed"][s], cond)
+    elif v == "link":
+        if u is None or u.actor is None:
+            raise Unsupported("`link` without an acting player", e.span)
+        actor = u.actor
+        for q in range(game.n):
+            here = cond if isinstance(actor, int) and actor == q else \
+                (And(cond, actor == q) if not isinstance(actor, int) else game.B(False))
+            st["links"][q] = If(here, game.I(s), st["links"][q])
+    elif v == "revive":
+        was_dead = Not(st["alive"][s])
+        st["alive"][s] = Or(st["alive"][s], cond)
+        st["left_by"][s] = If(And(cond, was_dead), game.I(NONE), st["left_by"][s])
+    elif v == "give":
+        if e.names:
+            variant = game.I(ids.value("variant", e.names[0].key))
+        else:
+            choice = next((ch for ch in getattr(source, "choices", ()) if ch.kind == "variant"
+                           and ch.names[0].key == e.name.key), None)
+            if choice is None or u is None:
+                raise Unsupported("`give` without a variant", e.span)
+            variant = u.values[choice.binds.key]
+        key = (e.name.key, s)
+        st["items"] = dict(st["items"])
+        st["items"][key] = If(cond, variant, st["items"][key])
+    elif v == "lose":
+        key = (e.name.key, s)
+        st["items"] = dict(st["items"])
+        st["items"][key] = If(cond, game.I(NONE), st["items"][key])
+    elif v in ("mark", "unmark"):
+        decl = next(m for m in game.sc.memories if m.name.key == e.name.key)
+        if decl.type == "players":
+            st["mset"] = dict(st["mset"])
+            seats = list(st["mset"][decl.name.key])
+            seats[s] = Or(seats[s], cond) if v == "mark" else And(seats[s], Not(cond))
+            st["mset"][decl.name.key] = seats
+        else:
+            st["mone"] = dict(st["mone"])
+            current = st["mone"][decl.name.key]
+            st["mone"][decl.name.key] = If(cond, game.I(s if v == "mark" else NONE), current)
+    elif v == "draw":
+        st["drawn"][s] = Or(st["drawn"][s], cond)
+    elif v == "consume":
+        ctr = st["counters"][s].get(e.name.key)
+        if ctr is None:
+            return
+        st["counters"][s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
+    elif v == "set":
+        value = game.compiler.value(e.value, view)
+        if e.name.key in st["counters"][s]:
+            st["counters"][s][e.name.key] = If(cond, value, st["counters"][s][e.name.key])
+        elif e.name.key in st["mint"]:
+            st["mint"] = dict(st["mint"])
+            st["mint"][e.name.key] = If(cond, value, st["mint"][e.name.key])
+        elif e.name.key == "side" and not any(m.name.key == "side" for m in game.sc.memories):
+            st["side"][s] = If(cond, value, st["side"][s])
+        else:
+            raise Unsupported("`set` on this memory", e.span)
+
+# -------------------------------------------------------------- between phases
+
+
+def snapshot(st: dict) -> dict:
+    """A copy of a state table that later writes (which replace list items) leave alone."""
+    out = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
+           for k, v in st.items()}
+    out["counters"] = [dict(cs) for cs in st["counters"]]
+    return out

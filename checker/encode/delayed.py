@@ -1,0 +1,82 @@
+"""Delayed effects (`after N night: …`): countdowns per phase, and the effects that fall due,
+applied at the start of the phase's first resolution (as Player._due_effects)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import ast, holes
+from ..holes import Hole
+from ..phases import Phase
+from ..vocabulary import STATE_WRITES
+from .commit import write
+from .passes import Pass
+from .terms import And, Eq, Events, If, Unsupported, View, compare_op
+
+if TYPE_CHECKING:
+    from .unroll import Game
+
+NONE = -1
+
+
+def count_down(game: Game, S: dict, phase: Phase) -> tuple[dict, list]:
+    """Countdowns of this phase's kind go down by one; those that reach zero fall due now.
+    Returns the state with the countdowns moved, and what falls due as (owner, effect,
+    key, condition, target)."""
+    st = dict(S)
+    st["delay"] = dict(S["delay"])
+    due = []
+    for a, index, key, e in game.delay_slots():
+        k = (owner_key(a), index, key)
+        ticks = e.unit.key == phase.kind or (e.unit.key == "round" and phase.kind == "night")
+        if not ticks:
+            continue
+        c = S["delay"][k]
+        due.append((a, e, key, Eq(c, 1), S["delay_target"][k]))
+        st["delay"][k] = If(compare_op(">", c, 0), c - 1, c)
+    return st, due
+
+
+def fall_due(p: Pass, due: list) -> None:
+    """The effects falling due now, before anything else: attacks and exits join the
+    resolution's intentions, changes of state apply to the state it starts from."""
+    game, pv = p.game, p.pv
+    writes = []
+    for a, e, key, cond, target in due:
+        if isinstance(a, ast.RuleDecl):
+            env = {v.key: seat for v, seat in zip(a.variables, key)}
+            env["__holes"] = []
+        else:
+            env = {"actor": game.I(key) if key != NONE else game.I(NONE), "target": target, "__holes": []}
+        view = View(game, p.S, Events(game.ctx), env)
+        for x, guard in game.guarded(e.body, view):
+            g = And(pv.active, cond, guard)
+            if x.verb in ("nothing", "announce", "learn"):
+                continue
+            if x.verb == "unspecified":
+                pv.undefined.append((g, Hole(holes.UNSPECIFIED, f"{a.display}: {x.value.value}", owner_key(a))))
+                continue
+            for s in range(p.n):
+                on = And(g, game.on(x, view, None, s))
+                if x.verb == "kill":
+                    p.intents.attacks.append((x.name.key, a.key, s, on))
+                    p.event(("kill", s, x.name.key), on)
+                elif x.verb in ("leave", "stay"):
+                    p.intents.strict.append((x.verb, s, x.name.key if x.verb == "leave" else None, a.key, (), on))
+                elif x.verb in STATE_WRITES:
+                    writes.append((x, s, on, view, a))
+                else:
+                    raise Unsupported(f"the effect `{x.verb}` after a delay", x.span)
+    if writes:
+        S = dict(p.S)
+        for key_ in ("role", "side", "revealed", "links", "alive", "left_by"):
+            S[key_] = list(S[key_])
+        S["counters"] = [dict(cs) for cs in S["counters"]]
+        for x, s, on, view, a in writes:
+            write(game, S, x, s, on, view, a, None)
+        p.S = S
+
+
+def owner_key(owner) -> str:
+    """The key of what owns a delayed effect: a rule or an ability."""
+    return owner.name.key if isinstance(owner, ast.RuleDecl) else owner.key

@@ -1,0 +1,46 @@
+"""One resolution of a phase in the encoding (a night, or one moment of a day): the context
+the stages share, and the intentions its steps record for the deaths to weigh.
+
+The stages are the interpreter's (interpreter/resolution.py), one module each: effects falling
+due (delayed.py), the vote (vote.py), the blocking steps (blocking.py), the acting steps
+(acting.py), the deaths (deaths.py) and the state after them (commit.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .terms import Events
+
+if TYPE_CHECKING:
+    from .unroll import Game, PhaseVars
+
+
+@dataclass
+class Intents:
+    """What the steps of a resolution record, as conditions, for the deaths to decide on."""
+
+    attacks: list = field(default_factory=list)  # (kind, source, seat, cond)
+    defenses: list = field(default_factory=list)  # (kinds or None, seat, cond)
+    strict: list = field(default_factory=list)  # ("leave"|"stay", seat, kind, source, overrides, cond)
+    writes: list = field(default_factory=list)  # (effect, seat, cond, view, source, use)
+    schedules: list = field(default_factory=list)  # (delay slot, count, cond, target)
+
+
+@dataclass
+class Pass:
+    game: Game
+    t: int
+    tag: str  # n (night), b / v / a (before, at and after the vote); a trailing 2: what exits set off
+    pv: PhaseVars
+    S: dict  # the state the resolution starts from
+    events: Events
+    intents: Intents
+
+    @property
+    def n(self) -> int:
+        return self.game.n
+
+    def event(self, key, cond) -> None:
+        self.events.add(key, cond)
