@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import Diagnostic, SpecError
+from .loader import read_text_file
 from .pipeline import FileResult
 from .findings import Suppression
 
@@ -47,7 +48,7 @@ def _bad(path: str, message: str) -> SpecError:
 def load(path: str) -> Baseline:
     """Read a baseline file; SpecError (exit 2) when it is missing or malformed."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text_file(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise _bad(path, f"cannot be read ({exc.__class__.__name__}: {exc})") from None
     try:
@@ -80,13 +81,22 @@ def apply(results: list[FileResult], baseline: Baseline) -> list[FileResult]:
         found = set()
         findings = []
         for f in r.findings:
-            if f.id in wanted and f.suppression is None and f.kind != "inconclusive":
+            if f.id in wanted and f.suppression is None and not f.undecided:
                 found.add(f.id)
                 f = replace(f, suppression=Suppression("baseline", reason))
             findings.append(f)
         stale = [e for i, e in wanted.items() if i not in found]
         out.append(replace(r, findings=findings,
                            stale_baseline=sorted(stale, key=lambda e: e["id"])))
+    # Entries of a spec that no longer exists (renamed or deleted) can never match again:
+    # stale too, listed under the first spec checked, each naming its own spec.
+    base = os.path.dirname(os.path.abspath(baseline.path))
+    vanished = [dict(e, spec=e["path"]) for e in baseline.entries
+                if not os.path.exists(os.path.join(base, e["path"]))]
+    if vanished and out:
+        first = next((i for i, r in enumerate(out) if not r.diagnostics), 0)
+        out[first] = replace(out[first], stale_baseline=out[first].stale_baseline + sorted(
+            vanished, key=lambda e: (e["path"], e["id"])))
     return out
 
 
@@ -96,7 +106,7 @@ def record(results: list[FileResult], path: str) -> Baseline:
     entries = []
     for r in results:
         for f in r.findings:
-            if f.kind == "inconclusive" or (f.suppression and f.suppression.kind == "acknowledged"):
+            if f.undecided or (f.suppression and f.suppression.kind == "acknowledged"):
                 continue
             entries.append({"path": _relative(r.path, path), "id": f.id, "code": f.code,
                             "message": f.message})

@@ -5,18 +5,22 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import signal
 import sys
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from . import __version__, baseline, config, registry
+from . import __version__, baseline, config, limits, registry
 from .errors import Diagnostic, SpecError
-from .loader import collect_paths
+from .loader import STDIN, collect_paths, read_stdin
 from .pipeline import ANALYSES, FileResult, check_file
-from .report import explain, github, json_report, junit, markdown, sarif, text
+from .report import explain, github, json_report, junit, markdown, sarif, statistics, text
 
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+STDIN_NAME = "<stdin>"  # how a spec read from standard input is named in reports
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 FORMATS = {"text": text.render, "json": json_report.render}
 CHECK_FORMATS = {**FORMATS, "markdown": markdown.render, "sarif": sarif.render,
                  "junit": junit.render, "github": github.render}
@@ -62,13 +66,27 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write the report to FILE instead of standard output")
     check.add_argument("--show-suppressed", action="store_true",
                        help="list acknowledged and baselined findings too (they are always counted)")
+    check.add_argument("--exclude", action="append", default=[], metavar="PATTERNS",
+                       help="comma-separated glob patterns of files and folders to skip when "
+                            "walking folders (besides .gitignore and folders such as .venv)")
+    check.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress on standard error (shown only on a terminal anyway)")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="exit 0 even with findings or inconclusive results (unreadable "
+                            "input, 2, and internal errors, 4, still fail)")
+    check.add_argument("--statistics", action="store_true",
+                       help="print how many findings of each code, instead of the report")
     explain = sub.add_parser("explain", help="what a finding code means")
-    explain.add_argument("code")
+    explain.add_argument("code", nargs="?", help="a finding code such as MC207 (none: list them)")
     ask = sub.add_parser("ask", help="answer what-if queries about a scenario")
     ask.add_argument("spec", metavar="SPEC")
     ask.add_argument("queries", nargs="+", metavar="QUERY",
                      help="a query file, or query text such as 'night 1 { shot on leon }'")
     ask.add_argument("--format", choices=sorted(FORMATS), default="text")
+    ask.add_argument("--timeout", type=float, default=None, metavar="S",
+                     help="seconds per open question (default 120); a timeout is inconclusive (exit 3)")
+    ask.add_argument("--rlimit", type=int, default=None, metavar="N",
+                     help="solver resource limit per open question (default 20000000)")
     sim = sub.add_parser("simulate", help="play a scripted game and print the moderator's log")
     sim.add_argument("spec", metavar="SPEC")
     sim.add_argument("script", metavar="SCRIPT")
@@ -90,12 +108,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def exit_code(results: list[FileResult]) -> int:
-    """0 pass, 1 error-level findings, 2 unreadable input, 3 only inconclusive results.
-    Acknowledged and baselined findings do not count; inconclusive ones can be neither."""
+    """0 pass, 1 error-level findings, 2 unreadable input, 3 only inconclusive results, 4 an
+    internal error (a bug: what the broken analysis would have found is unknown, so it
+    outranks findings). Acknowledged and baselined findings do not count; inconclusive
+    results and internal errors can be neither."""
     if any(r.diagnostics for r in results):
         return EXIT_INPUT
     findings = [f for r in results for f in r.findings if f.gating]
-    if any(f.severity == "error" and f.kind != "inconclusive" for f in findings):
+    if any(f.kind == "internal" for f in findings):
+        return EXIT_INTERNAL
+    if any(f.severity == "error" and not f.undecided for f in findings):
         return EXIT_FINDINGS
     if any(f.kind == "inconclusive" for f in findings):
         return EXIT_INCONCLUSIVE
@@ -109,6 +131,7 @@ class CheckPlan:
     options: object  # analyses.encoded.Options
     severity: dict
     baseline: str | None
+    exclude: tuple[str, ...] = ()  # glob patterns skipped when walking folders
 
 
 def plan_check(args) -> CheckPlan:
@@ -128,64 +151,144 @@ def plan_check(args) -> CheckPlan:
     else:
         select = conf.select or tuple(ANALYSES)
     bound = args.bound if args.bound is not None else (conf.bound or 1)
-    if not 1 <= bound <= 20:
-        raise bad("--bound must be between 1 and 20")
-    timeout = args.timeout if args.timeout is not None else (conf.timeout or 300.0)
-    if timeout <= 0:
-        raise bad("--timeout must be positive")
-    rlimit = args.rlimit if args.rlimit is not None else (conf.rlimit or 20_000_000)
-    if rlimit <= 0:
-        raise bad("--rlimit must be positive")
+    if not 1 <= bound <= limits.MAX_BOUND:
+        raise bad(f"--bound must be between 1 and {limits.MAX_BOUND}")
+    timeout, rlimit = solver_limits(args, conf.timeout, conf.rlimit)
+    exclude = conf.exclude + tuple(p.strip() for arg in getattr(args, "exclude", []) or []
+                                   for p in arg.split(",") if p.strip())
     return CheckPlan(select, Options(bound=bound, timeout=timeout, rlimit=rlimit), conf.severity,
-                     args.baseline or conf.baseline)
+                     args.baseline or conf.baseline, exclude)
 
 
-def check_results(paths: list[str], plan: CheckPlan) -> list[FileResult]:
-    """Every spec under `paths` checked, with the baseline applied if there is one."""
-    found, problems = collect_paths(paths)
+def solver_limits(args, timeout: float | None = None, rlimit: int | None = None,
+                  default_timeout: float = 300.0) -> tuple[float, int]:
+    """--timeout and --rlimit over the configuration's; SpecError (exit 2) when unusable."""
+    timeout = args.timeout if args.timeout is not None else (timeout or default_timeout)
+    problem = limits.timeout_problem(timeout)
+    if problem:
+        raise SpecError([Diagnostic(f"--timeout {problem}", None, "mafiacheck")])
+    rlimit = args.rlimit if args.rlimit is not None else (rlimit or 20_000_000)
+    problem = limits.rlimit_problem(rlimit)
+    if problem:
+        raise SpecError([Diagnostic(f"--rlimit {problem}", None, "mafiacheck")])
+    return timeout, rlimit
+
+
+def check_results(paths: list[str], plan: CheckPlan, progress: TextIO | None = None) -> list[FileResult]:
+    """Every spec under `paths` checked, with the baseline applied if there is one.
+    `progress`: where to say what is being checked (a terminal's standard error), or None."""
+    found, problems = collect_paths(paths, plan.exclude)
     results = [FileResult(d.path, diagnostics=[d]) for d in problems]
-    results += _check_all(found, plan)
+    results += _check_all(found, plan, progress)
     if plan.baseline:
         results = baseline.apply(results, baseline.load(plan.baseline))
     return results
 
 
-def _check_all(paths: list[str], plan: CheckPlan) -> list[FileResult]:
+def _check_all(paths: list[str], plan: CheckPlan, progress: TextIO | None = None) -> list[FileResult]:
     """Each spec in its own process, as many at once as there are cores: the specs share
     nothing (every question has its own Z3 context), so the report is the same as one at a
     time, in the same order, in about half the time on two cores."""
-    workers = min(len(paths), os.cpu_count() or 1)
+    files = [p for p in paths if p != STDIN]
+    workers = min(len(files), os.cpu_count() or 1)
+    # In this process progress goes to the stream given; a worker process can only reach our
+    # standard error, which it shares (progress is only shown when that is a terminal).
+    say = functools.partial(_say_to, progress) if progress is not None else None
+    done: dict[str, FileResult] = {}
+    if STDIN in paths:  # read here: a worker process has no standard input of ours
+        try:
+            source = read_stdin()
+        except SpecError as exc:
+            done[STDIN] = FileResult(STDIN_NAME, diagnostics=exc.diagnostics)
+        else:
+            done[STDIN] = check_file(STDIN_NAME, plan.select, plan.options, plan.severity,
+                                     progress=say, source=source)
     if workers < 2:
-        return [check_file(p, plan.select, plan.options, plan.severity) for p in paths]
-    from concurrent.futures import ProcessPoolExecutor
+        for i, p in enumerate(files, 1):
+            done[p] = check_file(p, plan.select, plan.options, plan.severity, progress=say)
+            _spec_done(progress, i, len(files), p)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        jobs = [pool.submit(check_file, p, plan.select, plan.options, plan.severity) for p in paths]
-        return [job.result() for job in jobs]
+        with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
+            remote = _say_progress if progress is not None else None
+            jobs = {p: pool.submit(check_file, p, plan.select, plan.options, plan.severity,
+                                   progress=remote) for p in files}
+            for i, p in enumerate(files, 1):
+                done[p] = jobs[p].result()
+                _spec_done(progress, i, len(files), p)
+    return [done[p] for p in paths]
+
+
+def _say_to(stream: TextIO, message: str) -> None:
+    stream.write(f"mafiacheck: {message}\n")
+    stream.flush()
+
+
+def _say_progress(message: str) -> None:
+    """Progress from a worker process (a module-level function: it is pickled by name)."""
+    _say_to(sys.stderr, message)
+
+
+def _spec_done(progress: TextIO | None, index: int, total: int, path: str) -> None:
+    if progress is not None:
+        progress.write(f"mafiacheck: [{index}/{total}] {path} done\n")
+        progress.flush()
+
+
+def _wants_progress(args, err: TextIO) -> bool:
+    """Progress only for a person watching: standard error a terminal, and no -q."""
+    if args.quiet:
+        return False
+    try:
+        return err.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _ignore_interrupts() -> None:
+    # In a worker: Ctrl-C reaches the whole process group, and the parent alone decides
+    # (it stops the workers); a worker left to raise KeyboardInterrupt prints a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_check(args, out: TextIO, err: TextIO) -> int:
+    code = _run_check(args, out, err)
+    if args.exit_zero and code in (EXIT_FINDINGS, EXIT_INCONCLUSIVE):
+        return EXIT_OK
+    return code
+
+
+def _run_check(args, out: TextIO, err: TextIO) -> int:
     try:
         plan = plan_check(args)
         if args.write_baseline:
             plan = replace(plan, baseline=None)
-        results = check_results(args.paths, plan)
+        results = check_results(args.paths, plan, err if _wants_progress(args, err) else None)
     except SpecError as exc:
         for d in exc.diagnostics:
-            err.write(d.render() + "\n")
+            err.write(d.render(d.line_text) + "\n")
         return EXIT_INPUT
-    render = CHECK_FORMATS[args.format]
-    if args.format in ("text", "markdown"):
-        render = functools.partial(render, show_suppressed=args.show_suppressed)
-    report = render(results)
+    if args.statistics:
+        report = statistics.render(results)
+    else:
+        render = CHECK_FORMATS[args.format]
+        if args.format in ("text", "markdown"):
+            render = functools.partial(render, show_suppressed=args.show_suppressed)
+        report = render(results)
+    if args.format == "github" and not args.statistics:
+        for warning in github.step_summary(results):
+            err.write(f"mafiacheck: {warning}\n")
     if args.output:
         try:
             Path(args.output).write_text(report, encoding="utf-8")
         except OSError as exc:
             err.write(f"mafiacheck: cannot write {args.output}: {exc}\n")
             return EXIT_INPUT
-    else:
-        out.write(report)
+    elif not _write(out, report):
+        # The reader went away (`… | head`): what was read of the report is all it wanted,
+        # and the exit code is the run's, as for a report written in full.
+        return exit_code(results)
     if args.write_baseline:
         if any(r.diagnostics for r in results):
             err.write("mafiacheck: no baseline written: some specs could not be read\n")
@@ -204,6 +307,25 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
     return exit_code(results)
 
 
+def _write(out: TextIO, text: str) -> bool:
+    """Write and flush; False when the reader has gone (a closed pipe)."""
+    try:
+        out.write(text)
+        out.flush()
+        return True
+    except BrokenPipeError:
+        _quiet_stdout()
+        return False
+
+
+def _quiet_stdout() -> None:
+    # Point stdout at devnull so the interpreter's final flush does not complain either.
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def _load_spec(path: str, err: TextIO):
     from .pipeline import check_file
 
@@ -215,18 +337,25 @@ def _load_spec(path: str, err: TextIO):
 
 
 def _report_input_error(exc: SpecError, source_text: str | None, err: TextIO) -> int:
+    from .report import people
+
     lines = source_text.split("\n") if source_text else []
     for d in exc.diagnostics:
         line = lines[d.span.line - 1] if d.span and 0 < d.span.line <= len(lines) else None
-        err.write(d.render(line) + "\n")
+        err.write(people.lines(d.render(line).split("\n")) + "\n")
     return EXIT_INPUT
 
 
 def run_ask(args, out: TextIO, err: TextIO) -> int:
+    from .encode.solver import Limits
     from .queries import answer_all, judged
     from .query_text import load_queries
     from .report import answer as answer_report
 
+    try:
+        timeout, rlimit = solver_limits(args, default_timeout=120.0)
+    except SpecError as exc:
+        return _report_input_error(exc, None, err)
     scenario = _load_spec(args.spec, err)
     if scenario is None:
         return EXIT_INPUT
@@ -235,7 +364,7 @@ def run_ask(args, out: TextIO, err: TextIO) -> int:
         source = None
         try:
             source, queries = load_queries(arg)
-            answered = answer_all(scenario, source, queries)
+            answered = answer_all(scenario, source, queries, Limits(timeout=timeout, rlimit=rlimit))
         except SpecError as exc:
             return _report_input_error(exc, source.text if source else _text_of(arg), err)
         for answer, names, q, bound in answered:
@@ -244,14 +373,15 @@ def run_ask(args, out: TextIO, err: TextIO) -> int:
             failures += failed
             gaps += known
     if args.format == "json":
-        out.write(answer_report.render_json(results, failures, gaps))
+        report = answer_report.render_json(results, failures, gaps)
     else:
-        out.write(answer_report.render_text(results))
-        for g in gaps:
-            out.write(f"KNOWN GAP: {g}\n")
-        for f in failures:
-            out.write(f"EXPECTATION FAILED: {f}\n")
-    return EXIT_FINDINGS if failures else EXIT_OK
+        report = (answer_report.render_text(results) + "".join(f"KNOWN GAP: {g}\n" for g in gaps)
+                  + "".join(f"EXPECTATION FAILED: {f}\n" for f in failures))
+    _write(out, report)  # a reader that stops early (`| head`) does not change the answer
+    if failures:
+        return EXIT_FINDINGS
+    # An open question the solver could not answer is no pass, as in `check`.
+    return EXIT_INCONCLUSIVE if any(a.verdict == "inconclusive" for a, _ in results) else EXIT_OK
 
 
 def _text_of(arg: str) -> str | None:
@@ -267,8 +397,9 @@ def _text_of(arg: str) -> str | None:
 
 def run_simulate(args, out: TextIO, err: TextIO) -> int:
     from .interpreter.bind import Binder
-    from .simulate import simulate
     from .query_text import load_queries
+    from .report import people
+    from .simulate import simulate
 
     scenario = _load_spec(args.spec, err)
     if scenario is None:
@@ -283,7 +414,8 @@ def run_simulate(args, out: TextIO, err: TextIO) -> int:
     except SpecError as exc:
         return _report_input_error(exc, source.text if source else _text_of(args.script), err)
     log = simulate(scenario, bound)
-    out.write(log.render(args.format))
+    rendered = log.render(args.format)
+    _write(out, people.lines(rendered.split("\n")) if args.format == "text" else rendered)
     return log.exit_code
 
 
@@ -294,6 +426,10 @@ def run_fmt(args, out: TextIO, err: TextIO) -> int:
 
 
 def run_explain(args, out: TextIO, err: TextIO) -> int:
+    if args.code is None:  # the list the configuration's hints point to
+        for c in sorted(registry.CODES.values(), key=lambda c: c.code):
+            out.write(f"{c.code}  {c.kind:<21} {c.severity:<8} {c.name}\n")
+        return EXIT_OK
     code = registry.lookup(args.code)
     if code is None:
         err.write(f"mafiacheck: unknown code '{args.code}'; codes are: "
@@ -324,18 +460,76 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         err.write(f"{exc}\n")
         return EXIT_INPUT
     try:
-        return _dispatch(args, out, err)
+        if args.command in ("lsp", "serve"):  # servers: they run their own loop, in this thread
+            return _dispatch(args, out, err)
+        return _interruptible(lambda: _dispatch(args, out, err), err)
     except BrokenPipeError:
-        # The reader went away (`mafiacheck … | head`): stop quietly, as Unix tools do. Point
-        # stdout at devnull so the interpreter's final flush does not complain either.
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
+        # The reader went away (`mafiacheck … | head`) before the command knew its result:
+        # stop quietly, as Unix tools do.
+        _quiet_stdout()
         return EXIT_FINDINGS
     except KeyboardInterrupt:
         err.write("mafiacheck: interrupted\n")
         return 130
+    except Exception as exc:  # noqa: BLE001 - a bug: say so, with its own exit code
+        return _internal_error(exc, err)
+
+
+def _interruptible(work, err: TextIO) -> int:
+    """Run the command in a worker thread, so that Ctrl-C stops it at once: Python handles a
+    signal only in the main thread and only between bytecodes, so a long Z3 call would
+    otherwise hold it for minutes (and a KeyboardInterrupt raised inside ctypes comes out as
+    an ArgumentError traceback). On Ctrl-C the main thread stops the worker processes and
+    exits 130 without unwinding the worker thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # handed to the main thread, which raises it
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="mafiacheck", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        import multiprocessing
+
+        children = multiprocessing.active_children()
+        for child in children:
+            child.terminate()
+        for child in children:  # gone before we are, so nothing is left running
+            child.join(1.0)
+            if child.is_alive():
+                child.kill()
+        try:
+            err.write("mafiacheck: interrupted\n")
+            err.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(130)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _internal_error(exc: Exception, err: TextIO) -> int:
+    """A bug in the checker, not in the input: one line that says where, and exit 4 (never
+    the exit code of a finding, an unreadable input or a solver that gave up). Set
+    MAFIACHECK_TRACEBACK=1 for the whole traceback."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    err.write(f"mafiacheck: internal error ({type(exc).__name__}: {exc}){where}; "
+              "please report it with the input that shows it\n")
+    if os.environ.get("MAFIACHECK_TRACEBACK"):
+        traceback.print_exception(exc, file=err)
+    return EXIT_INTERNAL
 
 
 def _dispatch(args, out: TextIO, err: TextIO) -> int:

@@ -52,7 +52,7 @@ def _cell(ch: str) -> str:
         return " "
     if ch in BIDI_REORDER or ch in BIDI_MARKS:
         return f"<U+{ord(ch):04X}>"  # shown, never obeyed: the line must not reorder itself
-    if ord(ch) < 32 or ord(ch) == 127:
+    if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):  # C0, DEL, C1, line separators
         return "?"
     return ch
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from .source import Span
 
 SEVERITIES = ("error", "warning", "info")
+# The kinds of finding that say the checker did not decide (registry: MC200, MC900).
+UNDECIDED_KINDS = ("inconclusive", "internal")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,12 @@ class Finding:
     # The analyses that produced it, or could not decide (an unsupported construct leaves
     # several undecided); set by the pipeline. Reports that group by analysis read it.
     analyses: tuple[str, ...] = ()
+
+    @property
+    def undecided(self) -> bool:
+        """An inconclusive result or an internal error: the checker did not decide, so the
+        finding always fails the gate and can be neither acknowledged nor baselined."""
+        return self.kind in UNDECIDED_KINDS
 
     @property
     def gating(self) -> bool:

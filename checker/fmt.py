@@ -53,8 +53,9 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from .errors import Diagnostic, SpecError
-from .loader import decode_source, read_source
+from .loader import STDIN, decode_source, read_source, read_stdin
 from .parser import cached_lark, parse
+from .walk import spec_files
 from .source import SourceFile
 
 # Files searched for in folders; a file named on the command line is formatted whatever its
@@ -69,6 +70,7 @@ SEPARATORS = frozenset({",", ";"})
 _BLANKS = " \t\r\f\v\ufeff"
 
 EXIT_OK, EXIT_CHANGED, EXIT_INPUT = 0, 1, 2
+STDIN_NAME = "<stdin>"  # how standard input is named in messages
 
 
 class FormatInvariantError(Exception):
@@ -155,7 +157,7 @@ def collect_paths(args: list[str]) -> tuple[list[str], list[Diagnostic]]:
     for arg in args:
         p = Path(arg)
         if p.is_dir():
-            found = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.suffix in SUFFIXES)
+            found = spec_files(arg, tuple(SUFFIXES))
             if not found:
                 problems.append(Diagnostic("no .mafia or .query files in this folder", None, arg))
             paths.extend(found)
@@ -171,6 +173,11 @@ def run(paths: list[str], out: TextIO, err: TextIO, check: bool = False, diff: b
     """`mafiacheck fmt`: rewrite files in place, or with `check`/`diff` only report. Exit 0
     when done (or, with --check, when every file is formatted already), 1 with --check when
     a file would change, 2 when a file cannot be read or does not parse."""
+    if STDIN in paths:
+        if len(paths) > 1:
+            err.write("mafiacheck fmt: `-` (standard input) cannot be mixed with other paths\n")
+            return EXIT_INPUT
+        return _run_stdin(out, err, check=check, diff=diff)
     files, problems = collect_paths(paths)
     for d in problems:
         err.write(d.render() + "\n")
@@ -208,6 +215,37 @@ def run(paths: list[str], out: TextIO, err: TextIO, check: bool = False, diff: b
     if failed:
         return EXIT_INPUT
     return EXIT_CHANGED if check and changed else EXIT_OK
+
+
+def _run_stdin(out: TextIO, err: TextIO, check: bool, diff: bool) -> int:
+    """`fmt -`: standard input formatted to standard output (with --check only the exit
+    code and a line; with --diff the diff). A query file is told by its first word."""
+    outcome = FileOutcome(STDIN_NAME)
+    try:
+        source = read_stdin(STDIN_NAME)
+        outcome.source_text = source.text
+        outcome.original = source.text.encode("utf-8")
+        first = re.sub(r"(?m)^\s*#.*$", "", source.text).lstrip()
+        start = "queries" if first.startswith("query") else "start"
+        outcome.formatted = format_source(source, start)
+    except SpecError as exc:
+        outcome.diagnostics = exc.diagnostics
+    except FormatInvariantError as exc:
+        outcome.diagnostics = [Diagnostic(f"internal error: {exc} (please report it)", None, STDIN_NAME)]
+    if outcome.diagnostics:
+        lines = (outcome.source_text or "").split("\n")
+        for d in outcome.diagnostics:
+            line = lines[d.span.line - 1] if d.span and 0 < d.span.line <= len(lines) else d.line_text
+            err.write(d.render(line) + "\n")
+        return EXIT_INPUT
+    if check or diff:
+        if diff and outcome.changed:
+            out.write(unified_diff(outcome))
+        if check and outcome.changed:
+            out.write(f"would reformat {STDIN_NAME}\n")
+        return EXIT_CHANGED if check and outcome.changed else EXIT_OK
+    out.write(outcome.formatted)
+    return EXIT_OK
 
 
 def unified_diff(outcome: FileOutcome) -> str:

@@ -8,25 +8,32 @@ naming the file, never an exception a user would see.
 from __future__ import annotations
 
 import os
+import stat
+import sys
 from pathlib import Path
 
 from .errors import Diagnostic, SpecError
 from .limits import MAX_FILE_BYTES, MAX_NESTING
 from .source import SourceFile
-from .text import BIDI_REORDER, bidi_controls, char_name, code_chars
+from .walk import spec_files
+from .text import BIDI_REORDER, bidi_controls, char_name, code_chars, odd_line_breaks
 
 SPEC_SUFFIX = ".mafia"
+STDIN = "-"  # a path argument meaning standard input
 
 
-def collect_paths(args: list[str]) -> tuple[list[str], list[Diagnostic]]:
+def collect_paths(args: list[str], exclude: tuple[str, ...] = ()) -> tuple[list[str], list[Diagnostic]]:
     """Expand files and folders given on the command line into spec paths, in a stable
-    order. Folders are searched recursively for *.mafia files."""
+    order. Folders are searched recursively for *.mafia files, skipping what walk.py
+    excludes; `-` (standard input) and files named outright are always taken."""
     paths: list[str] = []
     problems: list[Diagnostic] = []
     for arg in args:
         p = Path(arg)
-        if p.is_dir():
-            found = sorted(str(f) for f in p.rglob(f"*{SPEC_SUFFIX}") if f.is_file())
+        if arg == STDIN:
+            paths.append(arg)
+        elif p.is_dir():
+            found = spec_files(arg, (SPEC_SUFFIX,), exclude)
             if not found:
                 problems.append(Diagnostic(f"no {SPEC_SUFFIX} files in this folder", None, arg))
             paths.extend(found)
@@ -37,6 +44,27 @@ def collect_paths(args: list[str]) -> tuple[list[str], list[Diagnostic]]:
     return paths, problems
 
 
+def read_stdin(path: str = "<stdin>") -> SourceFile:
+    """The spec on standard input (`-`), read as a file is, under the name `path`."""
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        data = stream.read(MAX_FILE_BYTES + 1) if stream is not None else \
+            sys.stdin.read().encode("utf-8")
+    except OSError as exc:
+        raise SpecError([Diagnostic(f"cannot read standard input: {exc.strerror or exc}", None, path)]) from None
+    return decode_source(path, data)
+
+
+def read_text_file(path: str) -> str:
+    """A small text file that is not a spec (a pyproject.toml, a baseline), read as a spec is:
+    refused, with OSError, when it is not a regular file, so a FIFO is never waited on."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(f"{path} is not a regular file (a FIFO, socket or device)")
+        return handle.read(MAX_FILE_BYTES + 1).decode("utf-8")
+
+
 def read_source(path: str) -> SourceFile:
     """Read one spec file, or raise SpecError saying why it cannot be read."""
 
@@ -44,13 +72,19 @@ def read_source(path: str) -> SourceFile:
         raise SpecError([Diagnostic(message, span, path, hint)])
 
     try:
-        size = os.path.getsize(path)
         if os.path.isdir(path):
             fail("is a folder, not a spec file")
-        if size > MAX_FILE_BYTES:
-            fail(f"file is {size} bytes; the limit for a spec is {MAX_FILE_BYTES} bytes")
-        with open(path, "rb") as handle:
+        # Opened without blocking and checked before reading: reading a FIFO or a terminal
+        # waits for a writer forever, and a device never ends.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                fail("is not a regular file (a FIFO, socket or device); give the path of a "
+                     "spec file, or `-` for standard input")
             data = handle.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                _too_large(path, data, max(info.st_size, len(data)))
     except SpecError:
         raise
     except OSError as exc:
@@ -58,17 +92,35 @@ def read_source(path: str) -> SourceFile:
     return decode_source(path, data)
 
 
+def _at_byte(path: str, data: bytes, offset: int, message: str, hint: str | None = None) -> Diagnostic:
+    """A diagnostic at a byte offset of a file that cannot be decoded whole: the line and
+    column are counted in what comes before it, read leniently."""
+    before = data[:offset].decode("utf-8", errors="replace")
+    source = SourceFile(path, before)
+    span = source.span_at(len(before), 1)
+    rest = data[offset:offset + 200].split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    return Diagnostic(message, span, path, hint, line_text=source.line_text(span.line) + rest)
+
+
+def _too_large(path: str, data: bytes, size: int):
+    raise SpecError([_at_byte(path, data, MAX_FILE_BYTES,
+                              f"file is {size} bytes; the limit for a spec is {MAX_FILE_BYTES} "
+                              "bytes (this is where it is reached)",
+                              "split the scenario, or see the limits in the README")])
+
+
 def decode_source(path: str, data: bytes) -> SourceFile:
     def fail(message, span=None, hint=None):
         raise SpecError([Diagnostic(message, span, path, hint)])
 
     if len(data) > MAX_FILE_BYTES:
-        fail(f"file is over the limit of {MAX_FILE_BYTES} bytes for a spec")
+        _too_large(path, data, len(data))
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         fail("file is UTF-16; a spec must be UTF-8", hint="save the file as UTF-8")
     if b"\x00" in data:
         offset = data.index(b"\x00")
-        fail(f"file holds binary data (a NUL byte at byte {offset}); a spec is UTF-8 text")
+        raise SpecError([_at_byte(path, data, offset, f"file holds binary data (a NUL byte at "
+                                  f"byte {offset}); a spec is UTF-8 text")])
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -99,6 +151,15 @@ def _check_bidi(source: SourceFile) -> None:
                 "spec display differently from how it is read", span,
                 source.path, hint="delete the character; names and strings in right-to-left "
                 "scripts display correctly without it", line_text=source.line_text(span.line)))
+    for offset, ch, context in odd_line_breaks(source.text):
+        where = {"code": "", "string": " inside a string", "comment": " inside a comment"}[context]
+        span = source.span_at(offset)
+        problems.append(Diagnostic(
+            f"line break {char_name(ch)}{where}: editors show it as a new line, but a spec's "
+            "lines end only at LF, so what follows it would be read as part of the same "
+            f"{'line' if context == 'code' else context}", span, source.path,
+            hint="replace it with an ordinary line break (LF), or delete it",
+            line_text=source.line_text(span.line)))
     if problems:
         raise SpecError(problems)
 

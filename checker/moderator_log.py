@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .interpreter.resolution import Report
 from .model import Scenario
+from .text import printable
 
 
 class Names:
@@ -85,7 +86,8 @@ def phase_lines(names: Names, r: Report, roles) -> list[str]:
         out.append(f"the game ends: {names.side(r.winner)} wins")
     if r.cites:
         out.append(f"rules: {', '.join(r.cites)}")
-    return out
+    # A display string with a newline must not forge a line of the log (JSON logs too).
+    return [printable(line) for line in out]
 
 
 def report_json(names: Names, r: Report) -> dict:

@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lexer import PatternStr
 
 from .errors import Diagnostic, SpecError
+from .limits import MAX_DEPTH
 from .source import SourceFile, Span
 from .text import code_chars
 
@@ -136,9 +137,31 @@ def describe_token(token: Token) -> str:
 def parse(source: SourceFile, start: str = "start") -> Tree:
     """Parse a whole spec (or a fragment, for tests); raise SpecError on bad syntax."""
     try:
-        return lark_parser().parse(source.text, start=start)
+        tree = lark_parser().parse(source.text, start=start)
     except UnexpectedInput as exc:
         raise SpecError([_diagnostic(source, exc)]) from None
+    _check_depth(source, tree)
+    return tree
+
+
+def _check_depth(source: SourceFile, tree: Tree) -> None:
+    """Refuse a tree nested deeper than MAX_DEPTH: building, resolving and evaluating it
+    recurse, and `if true then` written 700 times must be a located error, not a
+    RecursionError. Brackets are limited before parsing (loader.py); this catches nesting
+    without them (`not not …`, `if … then if …`, `after 1 night: after 1 night: …`)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            line = getattr(meta, "line", None)
+            span = (Span(source.path, line, meta.column, meta.end_line, meta.end_column)
+                    if line is not None else None)
+            raise SpecError([Diagnostic(
+                f"nested too deeply: more than {MAX_DEPTH} expressions or effects inside one "
+                "another", span, source.path, "split the condition or effect into rules or "
+                "settings of their own")])
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
 def _unclosed_brace(text: str, upto: int) -> int | None:

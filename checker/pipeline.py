@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, SpecError
 from .findings import Finding
 from .loader import read_source
-from .registry import INCONCLUSIVE
+from .registry import INTERNAL_ERROR
 from .source import SourceFile
 
 # The parser (Lark), the resolver and the analyses (Z3) are imported where they are used, so
@@ -88,10 +88,15 @@ class FileResult:
 
 def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
                options: Options | None = None,
-               severity: Mapping[str, str] | None = None) -> FileResult:
+               severity: Mapping[str, str] | None = None,
+               progress: Callable[[str], None] | None = None,
+               source: SourceFile | None = None) -> FileResult:
     """Every selected analysis on one spec. `severity` overrides codes' severities (from the
-    project's configuration); findings come out with their stable ids, acknowledged ones marked."""
+    project's configuration); findings come out with their stable ids, acknowledged ones marked.
+    `progress` is told each analysis as it starts; `source` is the spec already read (from
+    standard input) instead of the file at `path`."""
     from .build import build
+    from .confusables import mixed_script_names
     from .fingerprint import assign_ids
     from .parser import parse
     from .resolve import resolve
@@ -99,7 +104,7 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
 
     result = FileResult(path, analyses=tuple(select))
     try:
-        result.source = read_source(path)
+        result.source = source if source is not None else read_source(path)
         spec = build(parse(result.source), result.source)
         result.scenario = resolve(spec)
     except SpecError as exc:
@@ -108,31 +113,34 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     except RecursionError:
         result.diagnostics = [Diagnostic("the spec is nested too deeply to read", None, path)]
         return result
-    import z3
-
     from .analyses.encoded import Options
 
+    if "setup" in select:
+        result.findings.extend(mixed_script_names(result.source))
     options = options or Options()
     encodings = None
     for kind in select:
+        if progress is not None:
+            progress(f"{path}: {kind}")
         before = len(result.findings)
         try:
             encodings = _run(kind, result, select, options, encodings)
-        except (RecursionError, MemoryError, z3.Z3Exception, ValueError, KeyError, TypeError,
-                AttributeError, IndexError) as exc:
-            # A bug in an analysis must not hide the others or end in a traceback: it is
-            # reported as an inconclusive finding that names it.
+        except Exception as exc:  # noqa: BLE001 - any bug, whatever its type
+            # A bug in an analysis must not hide the others or end in a traceback, and must
+            # never pass for the solver giving up: it is an internal-error finding (exit 4).
             result.findings.append(Finding(
-                INCONCLUSIVE, "inconclusive", "error",
+                INTERNAL_ERROR, "internal", "error",
                 f"internal error in the {kind} analysis ({type(exc).__name__}: {exc}); "
                 "please report it with this spec", result.scenario.span))
         result.findings[before:] = [f if f.analyses else replace(f, analyses=(kind,))
                                     for f in result.findings[before:]]
     result.findings.sort(key=lambda f: (list(ANALYSES).index(f.kind) if f.kind in ANALYSES else 99,) + f.sort_key())
+    # Each rule id once: two spec lines citing the same rule are one citation.
+    result.findings = [replace(f, rules=tuple(dict.fromkeys(f.rules))) for f in result.findings]
     if severity:
         result.findings = [replace(f, severity=severity.get(f.code, f.severity))
                            for f in result.findings]
-    decided = not any(f.kind == "inconclusive" for f in result.findings)
+    decided = not any(f.undecided for f in result.findings)
     result.findings = acknowledge(result.findings, result.scenario, select if decided else ())
     result.findings = assign_ids(result.findings, result.source)
     return result

@@ -7,17 +7,21 @@ from .interpreter.bind import Binder
 from .interpreter.play import Answer, Player
 from .model import Scenario
 from .moderator_log import Names
+from .query_names import check_query_names
 from .source import SourceFile
 
 
-def answer_all(scenario: Scenario, source: SourceFile, queries) -> list[tuple[Answer, Names, ast.Query]]:
+def answer_all(scenario: Scenario, source: SourceFile, queries,
+               limits=None) -> list[tuple[Answer, Names, ast.Query, object]]:
+    """Each query answered; `limits` (encode.solver.Limits) bound the open questions."""
     player = Player(scenario)
     out = []
     for q in queries:
         bound = Binder(scenario, source.path).bind(q)
+        check_query_names(scenario, q, bound, source.path)
         if q.open is not None:
             from .crosscheck.open_questions import answer_open
-            answer = answer_open(scenario, bound)
+            answer = answer_open(scenario, bound) if limits is None else answer_open(scenario, bound, limits)
         else:
             answer = player.answer(bound)
         out.append((answer, Names(scenario, bound.seats), q, bound))

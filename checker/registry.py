@@ -106,6 +106,15 @@ EMPTY_SIDE = _code(
     'side yakuza "Yakuza" dark   # no role says `side yakuza`',
     "Give the side its roles, or remove it.")
 
+MIXED_SCRIPT = _code(
+    "MC111", "setup", "mixed-script-name", "warning",
+    "A name mixes letters of scripts that look alike (Latin, Cyrillic, Greek), such as a "
+    "Cyrillic `о` in `dоctor`.",
+    "The two names look the same to a reader but are different names to the checker: a rule "
+    "written about `dоctor` never applies to the Doctor, and a review cannot see why.",
+    "role doctor { side town }\nrule heal for p: if p.role == dоctor then stay on p   # Cyrillic о",
+    "Retype the name in one script. Names in one script (all Persian, all Russian) are fine.")
+
 INCONCLUSIVE = _code(
     "MC200", "inconclusive", "inconclusive", "error",
     "An analysis could not decide: the solver hit its time or resource limit, or the Z3 "
@@ -114,6 +123,14 @@ INCONCLUSIVE = _code(
     "mafiacheck check specs/ --timeout 1   # too short for the question",
     "Raise --timeout, lower --bound, or (for an unsupported construct) run the interpreter on "
     "the situations you care about with `mafiacheck ask` until the encoding covers it.")
+
+INTERNAL_ERROR = _code(
+    "MC900", "internal", "internal-error", "error",
+    "An analysis stopped on an error in the checker itself (a bug), not in the spec.",
+    "The analysis did not run to the end, so nothing it would have found is known; this is "
+    "never the solver giving up (MC200) and fails the gate with its own exit code, 4.",
+    "mafiacheck check spec.mafia   # internal error in the stalemate analysis (ValueError: …)",
+    "Report it with the spec that shows it; until it is fixed, `--select` the other analyses.")
 
 UNREACHABLE_WIN = _code(
     "MC201", "unreachable-win", "unreachable-win", "warning",

@@ -173,7 +173,9 @@ class Resolver:
         scenarios = get(ast.ScenarioDecl)
         if not scenarios:
             first = self.spec.decls[0].span if self.spec.decls else None
-            at = Span(self.path, first.line, first.column, first.line, first.column + 1) if first else None
+            # A file of comments only has no declaration to point at: its first line, then.
+            at = (Span(self.path, first.line, first.column, first.line, first.column + 1) if first
+                  else Span(self.path, 1, 1, 1, 2))
             self.error("the spec has no `scenario` declaration", at,
                        'start the file with: scenario NAME "display name" { prefix XX }')
         for extra in scenarios[1:]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,16 @@ class SourceFile:
     path: str
     text: str
 
-    @property
+    @cached_property
     def line_starts(self) -> list[int]:
+        # Computed once per file: spans, excerpts and finding ids ask for positions once per
+        # finding, and a 43,000-line spec has as many findings as lines.
         starts = [0]
-        for i, ch in enumerate(self.text):
-            if ch == "\n":
-                starts.append(i + 1)
+        find = self.text.find
+        at = find("\n")
+        while at >= 0:
+            starts.append(at + 1)
+            at = find("\n", at + 1)
         return starts
 
     def position(self, offset: int) -> tuple[int, int]:
@@ -60,7 +65,8 @@ class SourceFile:
         return Span(self.path, line, column, end_line, end_column)
 
     def line_text(self, line: int) -> str:
-        lines = self.text.split("\n")
-        if 1 <= line <= len(lines):
-            return lines[line - 1].rstrip("\r")
-        return ""
+        starts = self.line_starts
+        if not 1 <= line <= len(starts):
+            return ""
+        end = starts[line] - 1 if line < len(starts) else len(self.text)
+        return self.text[starts[line - 1]:end].rstrip("\r")

@@ -38,7 +38,7 @@ def acknowledge(findings: list[Finding], scenario: Scenario,
     out = []
     for finding in findings:
         for index, ack in enumerate(scenario.acknowledgements):
-            if finding.suppression is None and matches(ack, finding):
+            if finding.suppression is None and not finding.undecided and matches(ack, finding):
                 used.add(index)
                 finding = replace(finding, suppression=Suppression("acknowledged", ack.reason, ack.span))
         out.append(finding)

@@ -39,12 +39,28 @@ def ascii_digits(text: str) -> str:
 def bidi_controls(text: str) -> list[tuple[int, str, str]]:
     """(offset, character, context) for every bidi control in the text, where context is
     "code", "string" or "comment"."""
+    return _find(text, BIDI_REORDER | BIDI_MARKS)
+
+
+# Characters that editors or Python's str.splitlines show as the end of a line but the
+# grammar does not: in a comment, `# note<U+2028>priority jack > town` shows a declaration
+# the tool reads as part of the comment. LF (and CR LF) is the only line break of a spec.
+LINE_BREAKS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def odd_line_breaks(text: str) -> list[tuple[int, str, str]]:
+    """(offset, character, context) for every line break other than LF and CR LF."""
+    return [(i, ch, ctx) for i, ch, ctx in _find(text, LINE_BREAKS)
+            if not (ch == "\r" and text[i + 1:i + 2] == "\n")]
+
+
+def _find(text: str, chars: frozenset) -> list[tuple[int, str, str]]:
     found = []
     in_string = False
     in_comment = False
     escaped = False
     for i, ch in enumerate(text):
-        if ch in BIDI_REORDER or ch in BIDI_MARKS:
+        if ch in chars:
             found.append((i, ch, "string" if in_string else "comment" if in_comment else "code"))
         if in_comment:
             if ch == "\n":
@@ -63,8 +79,14 @@ def bidi_controls(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
+# Control characters have no name in the Unicode database; these are their usual ones.
+_CONTROL_NAMES = {"\r": "CARRIAGE RETURN", "\x0b": "LINE TABULATION", "\x0c": "FORM FEED",
+                  "\x1c": "FILE SEPARATOR", "\x1d": "GROUP SEPARATOR",
+                  "\x1e": "RECORD SEPARATOR", "\x85": "NEXT LINE"}
+
+
 def char_name(ch: str) -> str:
-    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'UNKNOWN')}"
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, _CONTROL_NAMES.get(ch, 'CONTROL'))}"
 
 
 def code_chars(text: str):
@@ -87,3 +109,64 @@ def code_chars(text: str):
             in_comment = True
         else:
             yield i, ch
+
+
+_QUOTE = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t"}
+
+
+def quote(text: str) -> str:
+    """`text` as a string literal of the language, the inverse of build._unquote: a display
+    name with a `"` or an `unspecified` text with a newline, put in a generated script (a
+    witness), must read back as the same text, not as other tokens."""
+    return '"' + "".join(_QUOTE.get(ch, ch) for ch in text) + '"'
+
+
+def printable(text: str) -> str:
+    """`text` with every control character and line or paragraph separator escaped
+    (`\n`, `\x1b`, `\u2028`), for a report meant for people: a display string from a spec
+    must not start a new report line, hide the rest of the output (`\x1b[8m`) or move the
+    cursor."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif cat == "Cc" or cat in ("Zl", "Zp"):
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE
+_RTL = ("R", "AL")
+_INSIDE = ("R", "AL", "NSM", "BN", "WS", "EN", "AN", "CS", "ET")
+
+
+def isolate_rtl(text: str) -> str:
+    """Each run of right-to-left text (Persian, Arabic, Hebrew names, with the spaces, digits
+    and marks between their letters) wrapped in FSI … PDI. A viewer that applies the bidi
+    algorithm (GitHub, browsers, many terminals) otherwise moves the punctuation and numbers
+    around the run: `@8 (تفنگدار)` shows as `@(تفنگدار) 8`, and in `A → B → C` of
+    Persian names the arrows point the other way, which is the order a finding is about."""
+    if not any(unicodedata.bidirectional(ch) in _RTL for ch in text):
+        return text
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        if unicodedata.bidirectional(text[i]) not in _RTL:
+            out.append(text[i])
+            i += 1
+            continue
+        end = last = i
+        while end < n and (text[end] != "\n") and unicodedata.bidirectional(text[end]) in _INSIDE:
+            if unicodedata.bidirectional(text[end]) in _RTL or unicodedata.bidirectional(text[end]) == "NSM":
+                last = end
+            end += 1
+        out.append(FSI + text[i:last + 1] + PDI)
+        i = last + 1
+    return "".join(out)

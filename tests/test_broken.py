@@ -27,7 +27,7 @@ import pytest
 
 from mafiacheck.analyses.encoded import Options
 from mafiacheck.pipeline import check_file
-from mafiacheck.registry import CODES
+from mafiacheck.registry import CODES, INTERNAL_ERROR
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = sorted((ROOT / "examples" / "broken").glob("*.mafia"))
@@ -126,4 +126,6 @@ def test_broken_variants_cover_every_code():
         for e in expected:
             declared.add(e.code)
             by_code.setdefault(e.code, []).append(path.stem)
-    assert set(CODES) - declared == set(), f"codes no broken variant covers: {sorted(set(CODES) - declared)}"
+    # MC900 is a bug in the checker: no spec may produce it (the fuzz tests look for it).
+    missing = set(CODES) - declared - {INTERNAL_ERROR}
+    assert missing == set(), f"codes no broken variant covers: {sorted(missing)}"

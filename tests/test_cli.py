@@ -151,7 +151,8 @@ def test_legacy_terminal_encoding_does_not_crash(encoding):
 def test_ask_inline_query():
     r = run("ask", "specs/gangster.mafia", "night 1 { shot on detective  save on detective }")
     assert r.returncode == 0, r.stderr
-    assert "verdict: determined" in r.stdout and "(نجات پزشک)" in r.stdout
+    # Persian names come isolated (U+2068 … U+2069) so bidi viewers keep the brackets in place.
+    assert "verdict: determined" in r.stdout and "(\u2068نجات پزشک\u2069)" in r.stdout
 
 
 def test_ask_json_shape():
@@ -200,7 +201,7 @@ def test_simulate_plays_to_the_winner():
     r = run("simulate", "specs/gangster.mafia", "examples/games/gangster.query")
     assert r.returncode == 0
     assert r.stdout.rstrip().endswith("rules: GA-R28, GA-R30")
-    assert "the game ends: شهروندان wins" in r.stdout
+    assert "the game ends: \u2068شهروندان\u2069 wins" in r.stdout  # isolated for bidi viewers
 
 
 def test_simulate_stops_where_the_rules_cannot_decide(tmp_path):

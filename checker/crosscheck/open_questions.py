@@ -62,6 +62,12 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(t
                        + ("reaches it" if question.mode == "can" else "meets it")
                        + "; longer games were not searched", [], game)
     replayed = _replay(scenario, bound, game, result.model)
+    # The interpreter has the last word: a game the solver found that does not reach the
+    # goal (or, for `must`, does not miss it) when played is an encoding bug, never a yes/no.
+    if not replayed or any(_reached(scenario, question, bound, o) != (question.mode == "can")
+                           for o in replayed):
+        return _answer(q, "inconclusive", "the game the solver found does not replay to the "
+                       "same result in the interpreter (an encoding bug; please report it)", [], game)
     verdict = "yes" if question.mode == "can" else "no"
     what = "a game that reaches it" if question.mode == "can" else "a game where it fails (counterexample)"
     return _answer(q, verdict, f"{what}, within {rounds}", replayed, game)
@@ -90,6 +96,17 @@ def _goal(game: Game, question, bound) -> z3.BoolRef:
     if question.goal == "stays":
         return game.states[-1]["alive"][seat]
     return z3.Not(game.states[-1]["alive"][seat])
+
+
+def _reached(scenario: Scenario, question, bound: BoundQuery, outcome) -> bool:
+    """Whether a game the interpreter played meets the goal, read as _goal reads it."""
+    from ..interpreter.bind import Binder
+
+    if question.goal == "winner":
+        return any(r.winner == question.side.key for r in outcome.reports)
+    seat = Binder(scenario, "<query>").seat(question.player, bound.seats)
+    alive = outcome.state.alive[seat]
+    return alive if question.goal == "stays" else not alive
 
 
 def _replay(scenario, bound: BoundQuery, game: Game, model) -> list:

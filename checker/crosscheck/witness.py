@@ -17,6 +17,7 @@ from ..interpreter.play import Answer, Outcome, Player
 from ..model import Scenario
 from ..moderator_log import Names, phase_lines
 from ..query_text import load_queries
+from ..text import quote
 
 
 @dataclass
@@ -85,7 +86,7 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
 
 
 def _script(game: Game, phases, name: str, label: str) -> str:
-    lines = [f'query {name} "{label}" {{', f"  composition {game.n}"]
+    lines = [f"query {name} {quote(label)} {{", f"  composition {game.n}"]
     for phase, choices in phases:
         head = phase.kind + (f" {phase.number}" if phase.kind in ("day", "night") else "")
         lines.append(f"  {head} {{ {'  '.join(choices)} }}")

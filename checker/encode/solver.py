@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import z3
 
 DEFAULT_TIMEOUT = 30.0  # seconds per question
@@ -45,9 +47,13 @@ def make_solver(ctx: z3.Context, limits: Limits, preprocess: bool = False,
                          ctx=ctx).solver()
     else:
         solver = z3.SolverFor("QF_LIA", ctx=ctx)
-    solver.set("timeout", int(limits.timeout * 1000))
+    # Z3 reads a timeout of 0 ms as "no limit": a tiny timeout must stay a limit.
+    solver.set("timeout", max(1, math.ceil(limits.timeout * 1000)))
     solver.set("rlimit", limits.rlimit)
     solver.set("random_seed", limits.seed)
+    # Z3 would take SIGINT for itself during a check and answer `unknown`: Ctrl-C would then
+    # read as an inconclusive result and not stop the run. The command line handles it.
+    solver.set("ctrl_c", False)
     return solver
 
 

@@ -7,6 +7,7 @@ import json
 
 from ..interpreter.play import Answer
 from ..moderator_log import Names, phase_lines, report_json
+from . import people
 
 
 def render_text(answers: list[tuple[Answer, Names]]) -> str:
@@ -35,7 +36,7 @@ def render_text(answers: list[tuple[Answer, Names]]) -> str:
         if answer.rules:
             lines.append(f"  rules: {', '.join(answer.rules)}")
         lines.append("")
-    return "\n".join(lines)
+    return people.lines(lines)
 
 
 def answer_json(answer: Answer, names: Names) -> dict:

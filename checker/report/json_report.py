@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from ..pipeline import FileResult
+from . import summary
 
 VERSION = 1
 
@@ -27,8 +28,10 @@ def to_json(results: list[FileResult]) -> dict:
                 for a in sc.assumptions
             ]
             entry["findings"] = [f.to_json() for f in r.findings]
+        if r.stale_baseline:  # baseline entries no finding matched any more
+            entry["stale_baseline"] = [dict(e) for e in r.stale_baseline]
         files.append(entry)
-    return {"version": VERSION, "files": files}
+    return {"version": VERSION, "files": files, "summary": summary.count(results).to_json()}
 
 
 def render(results: list[FileResult]) -> str:

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 from ..findings import Finding
 from ..pipeline import ENCODED, FileResult
-from .text import finding_lines
+from .text import finding_lines, stale_note
 
 INPUT = "input"  # the testcase of a spec that could not be read
 # Characters XML 1.0 cannot carry, even escaped.
@@ -24,7 +24,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 def render(results: list[FileResult]) -> str:
     root = ET.Element("testsuites", name="mafiacheck")
-    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    # The common (Jenkins) schema gives <testsuites> no `skipped` count; each suite has one.
+    totals = {"tests": 0, "failures": 0, "errors": 0}
     for r in results:
         suite = _suite(r)
         root.append(suite)
@@ -60,7 +61,10 @@ def _suite(r: FileResult) -> ET.Element:
     for kind, findings in _by_kind(r).items():
         case = _testcase(suite, r.path, kind, findings)
         if kind in ENCODED and not encodable and not findings:
-            ET.SubElement(case, "skipped", message="no composition adds up, so no game was encoded")
+            case.insert(0, ET.Element("skipped", message="no composition adds up, so no game was encoded"))
+    if r.stale_baseline:  # passes: the baseline wants refreshing, the specs are fine
+        case = ET.SubElement(suite, "testcase", classname=r.path, name="baseline")
+        _child(case, "system-out", "\n".join(stale_note(e) for e in r.stale_baseline))
     return _count(suite)
 
 
@@ -76,7 +80,7 @@ def _by_kind(r: FileResult) -> dict[str, list[Finding]]:
 
 
 def _kinds_of(f: Finding) -> list[str]:
-    if f.kind != "inconclusive":
+    if not f.undecided:
         return [f.kind]
     return list(f.analyses) or [f.kind]
 
@@ -84,14 +88,15 @@ def _kinds_of(f: Finding) -> list[str]:
 def _testcase(suite: ET.Element, path: str, kind: str, findings: list[Finding]) -> ET.Element:
     case = ET.SubElement(suite, "testcase", classname=path, name=kind)
     gating = [f for f in findings if f.gating]
-    failed = [f for f in gating if f.severity == "error" and f.kind != "inconclusive"]
-    undecided = [f for f in gating if f.kind == "inconclusive"]
-    if failed:
-        _child(case, "failure", _texts(path, failed), message=_summary(failed, "error"),
-               type=",".join(dict.fromkeys(f.code for f in failed)))
+    failed = [f for f in gating if f.severity == "error" and not f.undecided]
+    undecided = [f for f in gating if f.undecided]
+    # The common (Jenkins) schema orders a testcase's children: skipped, error, failure, output.
     if undecided:
         _child(case, "error", _texts(path, undecided), message=_summary(undecided, "inconclusive"),
                type=",".join(dict.fromkeys(f.code for f in undecided)))
+    if failed:
+        _child(case, "failure", _texts(path, failed), message=_summary(failed, "error"),
+               type=",".join(dict.fromkeys(f.code for f in failed)))
     rest = [f for f in gating if f not in failed and f not in undecided]
     suppressed = [f for f in findings if not f.gating]
     out = []

@@ -23,3 +23,28 @@ def workspace_path(path: str) -> str | None:
         except ValueError:
             continue
     return None
+
+
+def repository_root(path: str) -> Path | None:
+    """The root of the git checkout holding `path` (the nearest folder with `.git`), or None."""
+    here = Path(os.path.abspath(path))
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def repository_path(path: str) -> tuple[str, Path] | None:
+    """(`path` relative to its repository's root with '/' separators, the root), whatever the
+    working directory: what code scanning and annotations resolve against. None outside a
+    checkout."""
+    root = repository_root(path)
+    if root is None:
+        return None
+    absolute = Path(os.path.abspath(path))
+    for base, target in ((root, absolute), (root.resolve(), absolute.resolve())):
+        try:
+            return target.relative_to(base).as_posix(), root
+        except ValueError:
+            continue
+    return None

@@ -19,8 +19,8 @@ from ..pipeline import FileResult
 from ..source import Span
 from ..text import name_key
 from . import explain
-from .paths import workspace_path
-from .text import witness_lines
+from .paths import repository_path, repository_root, workspace_path
+from .text import cited, stale_note, witness_lines
 
 if TYPE_CHECKING:  # the model (and the AST under it) is not needed to start the command line
     from ..model import Scenario
@@ -49,6 +49,7 @@ def to_sarif(results: list[FileResult]) -> dict:
             "rules": rules,
         }},
         "invocations": [_invocation(results)],
+        "originalUriBaseIds": _base_ids(results),
         "columnKind": "unicodeCodePoints",
         "results": [_result(r, f, index) for r in results if not r.diagnostics for f in r.findings],
     }
@@ -83,7 +84,7 @@ def _first_sentence(text: str) -> str:
 
 
 def _result(r: FileResult, f: Finding, index: dict[str, int]) -> dict:
-    rules = f" [{', '.join(f.rules)}]" if f.rules else ""
+    rules = cited(f)
     out: dict = {
         "ruleId": f.code,
         "ruleIndex": index[f.code],
@@ -118,12 +119,23 @@ def _result(r: FileResult, f: Finding, index: dict[str, int]) -> dict:
 
 
 def artifact_location(path: str) -> dict:
-    """A spec file as SARIF names it: relative to %SRCROOT% (the working directory) when it
-    lies inside it, else an absolute file URI."""
-    rel = workspace_path(path)
+    """A spec file as SARIF names it: relative to %SRCROOT%, the root of the git checkout it
+    lies in (declared in run.originalUriBaseIds), whatever the working directory; outside a
+    checkout relative to the working directory, else an absolute file URI."""
+    found = repository_path(path)
+    rel = found[0] if found else workspace_path(path)
     if rel is None:
         return {"uri": Path(path).resolve().as_uri()}
     return {"uri": quote(rel, safe="/"), "uriBaseId": SRCROOT}
+
+
+def _base_ids(results: list[FileResult]) -> dict:
+    """%SRCROOT% as an absolute URI ending in '/', as SARIF 3.14.14 asks."""
+    roots = [repository_root(r.path) for r in results if r.path]
+    root = next((r for r in roots if r is not None), None) or Path.cwd()
+    uri = root.resolve().as_uri()
+    return {SRCROOT: {"uri": uri if uri.endswith("/") else uri + "/",
+                      "description": {"text": "The root of the repository the specs are in."}}}
 
 
 def region(span: Span) -> dict:
@@ -207,5 +219,9 @@ def _invocation(results: list[FileResult]) -> dict:
                           "message": {"text": text},
                           "locations": [_location(d.span, d.path or r.path)]}
             notes.append(note)
+    for r in results:
+        for entry in r.stale_baseline:  # not a finding: a note for whoever keeps the baseline
+            notes.append({"level": "warning", "message": {"text": stale_note(entry)},
+                          "locations": [_location(None, entry.get("spec") or r.path)]})
     failed = any(n["level"] == "error" for n in notes)
     return {"executionSuccessful": not failed, "toolExecutionNotifications": notes}

@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import re
+
 from ..findings import Finding
 from ..pipeline import FileResult
+from . import people, summary
 
 
 def finding_lines(path: str, f: Finding) -> list[str]:
     """One finding as the terminal shows it: where and what, the related places, and the
     witness game as the moderator's log."""
     where = f"{f.span.line}:{f.span.column}" if f.span else "-"
-    rules = f" [{', '.join(f.rules)}]" if f.rules else ""
+    rules = cited(f)
     lines = [f"{path}:{where}: {f.severity}[{f.code}] {f.kind}: {f.message}{rules}"]
     for rel in f.related:
         rwhere = f"{rel.span.line}:{rel.span.column}" if rel.span else "-"
         lines.append(f"    {rwhere}: {rel.message}")
     return lines + [f"    {line}" for line in witness_lines(f.witness)]
+
+
+def cited(f: Finding, before: str = " [", after: str = "]") -> str:
+    """The rule ids a finding's spec lines cite, for after its message: once each, and not
+    those the message already names (`… (G2-A12) [G2-A12, G2-R05]` would say G2-A12 twice)."""
+    said = set(re.findall(r"\b[A-Z][A-Z0-9]*-[RAP][0-9]+\b", f.message))
+    rules = [r for r in dict.fromkeys(f.rules) if r not in said]
+    return f"{before}{', '.join(rules)}{after}" if rules else ""
 
 
 def witness_lines(witness: dict | None) -> list[str]:
@@ -30,6 +41,14 @@ def witness_lines(witness: dict | None) -> list[str]:
             lines.append(f"outcome {i} of the last phase:")
             lines += [f"  {line}" for line in outcome]
     return lines
+
+
+def stale_note(entry: dict) -> str:
+    """A baseline entry that no finding matched, for people. An entry of a spec that no
+    longer exists (renamed, deleted) says so: it is listed under the first spec checked."""
+    gone = f" (its spec {entry['spec']} no longer exists)" if entry.get("spec") else ""
+    return (f"baselined {entry.get('code', '?')} no longer found: {entry.get('message', '')} "
+            f"[{entry['id']}]{gone}")
 
 
 def suppression_note(f: Finding) -> str:
@@ -56,13 +75,11 @@ def suppressed_counts(results: list[FileResult]) -> str:
 def render(results: list[FileResult], show_suppressed: bool = False) -> str:
     """The report; acknowledged and baselined findings are counted, and listed on request."""
     lines: list[str] = []
-    errors = warnings = infos = unreadable = 0
     for r in results:
         if r.diagnostics:
-            unreadable += 1
             for d in r.diagnostics:
                 text = r.source.line_text(d.span.line) if (d.span and r.source) else None
-                lines.append(d.render(text))
+                lines.extend(d.render(text).split("\n"))
             lines.append("")
             continue
         sc = r.scenario
@@ -89,27 +106,7 @@ def render(results: list[FileResult], show_suppressed: bool = False) -> str:
             lines.append(f"  ({hidden} suppressed finding{'s' if hidden != 1 else ''} not shown; "
                          "--show-suppressed lists them)")
         for entry in r.stale_baseline:
-            lines.append(f"  baselined {entry['code']} no longer found: {entry['message']} "
-                         f"[{entry['id']}]")
-        for f in r.findings:
-            if not f.gating:
-                continue
-            errors += f.severity == "error"
-            warnings += f.severity == "warning"
-            infos += f.severity == "info"
+            lines.append(f"  {stale_note(entry)}")
         lines.append("")
-    checked = len(results) - unreadable
-    summary = (f"{checked} spec{'s' if checked != 1 else ''} checked, {errors} error"
-               f"{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
-    suppressed = suppressed_counts(results)
-    if suppressed:
-        summary += f" ({suppressed} not counted)"
-    stale = sum(len(r.stale_baseline) for r in results)
-    if stale:
-        summary += (f"; {stale} baselined finding{'s' if stale != 1 else ''} no longer found "
-                    "(refresh the baseline with --write-baseline)")
-    if unreadable:
-        summary += (f"; {unreadable} spec{'s' if unreadable != 1 else ''} rejected "
-                    "(it could not be read, or has syntax or validation errors)")
-    lines.append(summary)
-    return "\n".join(lines) + "\n"
+    lines.append(summary.sentence(summary.count(results)))
+    return people.lines(lines) + "\n"
