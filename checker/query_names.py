@@ -8,7 +8,7 @@ jak` must not read as "jack did not win", and `can stays nobody` has no seat to 
 from __future__ import annotations
 
 from . import ast
-from .errors import Diagnostic, SpecError
+from .errors import SpecError
 from .interpreter.bind import Binder, BoundQuery
 from .limits import MAX_WITHIN
 from .model import BUILTIN_KINDS, Scenario

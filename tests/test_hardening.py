@@ -519,7 +519,6 @@ def test_markdown_header_names_what_was_checked():
 
 
 def test_summary_counts_agree_across_formats():
-    from mafiacheck.report.summary import count, sentence
 
     paths = [SPECS / "godfather_jack.mafia", COUNT_MISMATCH]
     args = ["check", *paths, "--no-config", "--select", "setup"]
