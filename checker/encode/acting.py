@@ -13,6 +13,15 @@ from .terms import And, Not, Or, Unsupported, View, pick
 
 NONE = -1
 
+# The verbs of an acting step: what the encoding does with each (commit.py applies the state
+# writes), and the verbs it does not encode, with the reason an analysis reports.
+ACTING = {"kill": "attack", "save": "defence", "protect": "defence", "inquire": "event",
+          "leave": "exit", "stay": "exit", "unspecified": "hole", "nothing": "none",
+          "announce": "none", "learn": "none", **{v: "state write" for v in STATE_WRITES}}
+UNSUPPORTED = {"win": "the effect `win`", "cancel": "the effect `cancel`",
+               "block": "a block outside the blocking steps", "unblock": "a block outside the blocking steps",
+               "draw": "a card drawn by an ability's effect (rules draw cards)"}
+
 
 def acting_stage(p: Pass, uses: list, blocking: Blocking, gate: dict) -> None:
     game = p.game
@@ -84,14 +93,10 @@ def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
     if v == "unspecified":
         pv.undefined.append((And(pv.active, g), Hole(holes.UNSPECIFIED, f"{a.display}: {e.value.value}", a.key)))
         return
-    if v in ("nothing", "announce", "learn"):
+    if v in UNSUPPORTED or v not in ACTING:
+        raise Unsupported(UNSUPPORTED.get(v, f"the effect `{v}`"), e.span)
+    if ACTING[v] == "none":
         return
-    if v == "win":
-        raise Unsupported("the effect `win`", e.span)
-    if v in ("block", "unblock"):
-        raise Unsupported("a block outside the blocking steps", e.span)
-    if v not in ("kill", "save", "protect", "inquire", "leave", "stay") and v not in STATE_WRITES:
-        raise Unsupported(f"the effect `{v}`", e.span)
     F = game.B(False)
     for s in range(p.n):
         on = And(g, game.on(e, view, u, s))

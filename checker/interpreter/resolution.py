@@ -745,7 +745,9 @@ class Resolver:
         return [c.id for c in rule.cites] if rule else []
 
 
-# The handler of each verb that acts on a seat (the others act in Resolver.apply_one).
+# Verbs that act on the phase as a whole, in Resolver.apply_one.
+APPLY_WHOLE = frozenset({"nothing", "unspecified", "announce", "learn", "win", "cancel"})
+# The handler of each verb that acts on a seat, in Resolver.apply_to.
 APPLY = {
     "kill": "_kill",
     "save": "_save",
