@@ -327,16 +327,27 @@ class View:
 
 
 def pick(seat, values):
-    """values[seat] for a symbolic seat, as an If-chain."""
+    """values[seat] for a symbolic seat, as an If-chain. A seat that is nobody (-1: no link, no
+    player remembered, an empty set's first) has no value: false, or -1, as the interpreter's
+    attributes of nobody are None."""
+    nobody = _nobody(values[0])
     if isinstance(seat, int):
-        return values[seat]
+        return values[seat] if 0 <= seat < len(values) else nobody
     known = number(seat)
     if known is not None:
-        return values[known] if 0 <= known < len(values) else values[-1]
-    out = values[-1]
-    for i in range(len(values) - 2, -1, -1):
+        return values[known] if 0 <= known < len(values) else nobody
+    out = nobody
+    for i in range(len(values) - 1, -1, -1):
         out = If(Eq(seat, i), values[i], out)
     return out
+
+
+def _nobody(example):
+    if isinstance(example, bool) or z3.is_bool(example):
+        return _bool(False, example.ctx if isinstance(example, z3.ExprRef) else None)
+    if isinstance(example, int):
+        return -1
+    return z3.IntVal(-1, example.ctx)
 
 
 class Compiler:

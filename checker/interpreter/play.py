@@ -245,6 +245,10 @@ class Player:
             cites = tuple(r.id for r in day.vote_cites) + tuple(r.id for r in day.cites)
             if votes[0].vote == "none" and day.exit_mode == "required":
                 problems.append(Problem("the rules require a vote exit each day", cites))
+            elif votes[0].vote == "tie" and day.tie == "no_exit" and day.exit_mode == "required":
+                # A tie that removes nobody is a day with no exit, which the rules forbid.
+                problems.append(Problem("the rules require a vote exit each day, and a tie "
+                                        "removes nobody (`tie no_exit`)", cites))
             for seat in votes[0].targets:
                 problem, rule_ids = self._candidate_problem(state, phase, seat)
                 if problem:
