@@ -114,6 +114,13 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
         st["role"][s] = If(cond, game.I(ids.roles.index(role.key)), st["role"][s])
         if role.side is not None:
             st["side"][s] = If(cond, game.I(ids.sides.index(role.side)), st["side"][s])
+        for c in role.counters:
+            given = st["counter_given"].get((s, c.key))
+            if given is not None:  # the first conversion gives the counter its initial value
+                first = And(cond, Not(given))
+                st["counter_given"] = dict(st["counter_given"])
+                st["counters"][s][c.key] = If(first, game.compiler.value(c.initial, view), st["counters"][s][c.key])
+                st["counter_given"][(s, c.key)] = Or(given, cond)
     elif v == "reveal":
         st["revealed"][s] = Or(st["revealed"][s], cond)
     elif v == "link":

@@ -224,6 +224,9 @@ class Game:
             st["delay_target"][(owner, index, key)] = self.int(f"{p}delaytgt_{owner}_{index}_{tag}")
         # `idle(p, A)`: per player, A's phases in a row with no use of it by him
         st["idle"] = {(a, s): self.int(f"{p}idle_{a}_{s}") for a in sc.idle_abilities for s in range(n)}
+        # A counter a conversion gives a seat whose dealt role has none: whether it has been given
+        # (Resolver._convert sets it to its initial value only the first time).
+        st["counter_given"] = {(s, c): self.bool(f"{p}given_{c}_{s}") for s, c in self.counter_gifts()}
         for a in sc.abilities:
             for key in self.actor_keys(a):
                 st["uses"][(a.key, key)] = self.int(f"{p}uses_{a.key}_{key}")
@@ -275,6 +278,8 @@ class Game:
             self.add(var == state0.uses_open.get(key, 0))
         for key, var in st["idle"].items():
             self.add(var == state0.idle.get(key, 0))
+        for (s, c), var in st["counter_given"].items():
+            self.add(var == (c in state0.counters[s]))
         for (a, k, kind), seats in st["last"].items():
             for s in range(self.n):
                 self.add(Not(seats[s]) if not state0.last_targets.get((a, k)) else
@@ -291,6 +296,18 @@ class Game:
             count, target = start.get(key, (0, None))
             self.add(var == count)
             self.add(st["delay_target"][key] == (NONE if target is None else target))
+
+    def counter_gifts(self) -> list[tuple[int, str]]:
+        """(seat, counter) where a conversion can give the seat a counter its dealt role lacks."""
+        if self.roles_of is None:
+            return []
+        out = []
+        for s, dealt in enumerate(self.seats):
+            has = {c.key for c in self.sc.role_by_key[dealt].counters}
+            for r in sorted(self.roles_of[s]):
+                out += [(s, c.key) for c in self.sc.role_by_key[r].counters
+                        if c.key not in has and (s, c.key) not in out]
+        return out
 
     def delay_slots(self):
         """Every `after N …:` in an ability, per acting player: a countdown in the state."""
@@ -567,7 +584,7 @@ class Game:
             for c in self.counter_names:
                 eq(S2["counters"][s], c, cur["counters"][s][c], S["counters"][s][c])
         for table in ("items", "mone", "mint", "uses", "self_uses", "pending", "delay", "delay_target",
-                      "readings", "uses_open", "idle"):
+                      "readings", "uses_open", "idle", "counter_given"):
             for key in S2[table]:
                 eq(S2[table], key, cur[table][key], S[table][key])
         for table in ("mset", "last"):
