@@ -50,6 +50,8 @@ def deaths(p: Pass) -> tuple[list, list, list]:
         pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
     leave = _with_contradictions(p, decided_all, contras)
     pv.leaves.append(leave)
+    if p.tag == "v":
+        pv.vote_leaves = leave  # the vote's own exits, for wins checked after a vote exit
     return leave, kind_of, rule_hits
 
 

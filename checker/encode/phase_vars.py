@@ -52,6 +52,7 @@ class PhaseVars:
     overlap: z3.BoolRef | None = None
     winner: z3.ArithRef | None = None
     leaves: list = field(default_factory=list)  # per pass: [leave[s]]
+    vote_leaves: list | None = None  # the vote pass's leave[s]
     active: z3.BoolRef | None = None
     choice_free: list = field(default_factory=list)
     rule_hits: list = field(default_factory=list)  # (rule name, applies)

@@ -30,8 +30,8 @@ def _due_states(game: Game, points, st, phase: Phase, pv: PhaseVars):
     if "exit" in points:
         due = Or(due, Or([z for leaves in pv.leaves for z in leaves] or [game.B(False)]))
     if "vote" in points and phase.is_day and pv.vote_kind is not None:
-        due = Or(due, Or([And(pv.leaves[1][s], pv.vote_target == s) for s in range(game.n)])
-                    if len(pv.leaves) > 1 else game.B(False))
+        due = Or(due, Or([And(pv.vote_leaves[s], pv.vote_target == s) for s in range(game.n)])
+                    if pv.vote_leaves is not None else game.B(False))
     out.append((due, st))
     return out
 
