@@ -52,7 +52,8 @@ def missing(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
             if any(u.ability == ability.key and use_key(ability, u) == key for u in uses):
                 continue
             others = _others(scenario, ability, uses)
-            example = _a_legal_use(scenario, state, phase, moment, ability, actor, others, drawn,
+            votes = [u for u in uses if u.ability is None]  # a vote can be the trigger
+            example = _a_legal_use(scenario, state, phase, moment, ability, actor, others, votes, drawn,
                                    trigger_possible)
             if example is not None:
                 who = "" if actor is None else f" by @{actor + 1}"
@@ -106,13 +107,13 @@ def _others(scenario: Scenario, ability: Ability, uses: list[BoundUse]) -> list[
 
 
 def _a_legal_use(scenario: Scenario, state: State, phase: Phase, moment: str | None,
-                 ability: Ability, actor: int | None, others: list[BoundUse], drawn: frozenset,
-                 trigger_possible) -> BoundUse | None:
+                 ability: Ability, actor: int | None, others: list[BoundUse], votes: list[BoundUse],
+                 drawn: frozenset, trigger_possible) -> BoundUse | None:
     for tried, use in enumerate(_uses(scenario, state, ability, actor)):
         if tried >= MAX_CANDIDATES:
             return None
         phase_uses = others + [use]
-        now = trigger_possible(ability, use, phase_uses)
+        now = trigger_possible(ability, use, phase_uses + votes)
         if not any(not p.hole for p in check(scenario, state, phase, moment, use, phase_uses,
                                              triggered_now=now, drawn=drawn)):
             return use

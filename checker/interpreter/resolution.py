@@ -395,6 +395,8 @@ class Resolver:
         if sc.buffering and v in STATE_WRITES:
             if v == "give" and not e.names:
                 env = {**env, "_variant": self._chosen_variant(source, env, e.name.key)}
+            if v == "set":  # acting together: the value is the phase start's, not another write's
+                env = {**env, "_value": self.value(sc, e.value, env)}
             sc.writes.append((e, seat, dict(env), source, src, actor))
             return
         getattr(self, APPLY[v])(sc, e, seat, env, source, src, actor)
@@ -509,7 +511,7 @@ class Resolver:
 
     def _set(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
         st = sc.state
-        value = self.value(sc, e.value, env)
+        value = env["_value"] if "_value" in env else self.value(sc, e.value, env)
         if e.name.key in st.counters[seat]:
             st.counters[seat][e.name.key] = value
         elif e.name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
