@@ -111,35 +111,109 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
     S1 = game.states[1]
     matches_ = []
     for st, report in results:
-        match = _state_is(game, S1, st, scenario, report.winner)
+        fields_ = _state_fields(game, S1, st, report.winner, phase, state)
+        match = z3.And([z3.And(parts) for parts in fields_.values()])
         matches_.append(match)
-        r = check(solver, match) if False else ask(solver, match)
+        r = ask(solver, match)
         if r.status != "sat":
-            return Verdict(False, f"the encoding cannot reach the interpreter's outcome: {report.exits}")
+            return Verdict(False, f"the encoding cannot reach the interpreter's outcome: {report.exits}"
+                           + _differing(solver, fields_))
     r = ask(solver, z3.Not(z3.Or(matches_)))
     if r.status == "sat":
         alive = [z3.is_true(r.model.eval(a, model_completion=True)) for a in S1["alive"]]
-        return Verdict(False, f"the encoding reaches an outcome the interpreter does not: alive={alive}")
+        nearest = min((_differs_in(r.model, _state_fields(game, S1, st, rep.winner, phase, state)) for st, rep in results),
+                      key=len)
+        return Verdict(False, f"the encoding reaches an outcome the interpreter does not: alive={alive}"
+                       f"; it differs in {', '.join(nearest)}")
     return Verdict(True, f"{len(results)} outcome(s) agree")
 
 
-def _state_is(game: Game, S1, st: State, scenario: Scenario, winner) -> z3.BoolRef:
+# Every field of `evaluate.State` that the encoding's state has; `settings`, `round`,
+# `phase_index`, `events` and `dealt` have no counterpart there (they are given, or per phase).
+STATE_FIELDS = ("alive", "role", "side", "left_by", "counters", "items", "memories", "uses",
+                "self_uses", "uses_open", "last_targets", "pending", "delayed", "idle", "links",
+                "revealed", "drawn", "winner", "readings")
+
+
+def _state_fields(game: Game, S1, st: State, winner, phase: Phase | None = None,
+                  before: State | None = None) -> dict[str, list]:
+    """The encoding's next state equal to the interpreter's `st`, field by field (the same
+    correspondence `Game._init` uses to start the encoding from a state)."""
     ids = game.ids
-    parts = []
+    ctx = game.ctx
+    f: dict[str, list] = {name: [z3.BoolVal(True, ctx)] for name in STATE_FIELDS}
     for s in range(game.n):
-        parts.append(S1["alive"][s] == st.alive[s])
-        parts.append(S1["role"][s] == ids.roles.index(st.roles[s]))
-        parts.append(S1["side"][s] == ids.value("side", st.sides[s]))
-        parts.append(S1["left_by"][s] == ids.value("kind", st.left_by[s]))
+        f["alive"].append(S1["alive"][s] == st.alive[s])
+        f["role"].append(S1["role"][s] == ids.roles.index(st.roles[s]))
+        f["side"].append(S1["side"][s] == ids.value("side", st.sides[s]))
+        f["left_by"].append(S1["left_by"][s] == ids.value("kind", st.left_by[s]))
+        f["revealed"].append(S1["revealed"][s] == (s in st.revealed))
+        f["drawn"].append(S1["drawn"][s] == (s in st.drawn))
+        f["links"].append(S1["links"][s] == st.links.get(s, NONE))
         for c in game.counter_names:
-            parts.append(S1["counters"][s][c] == st.counters[s].get(c, 0))
+            f["counters"].append(S1["counters"][s][c] == st.counters[s].get(c, 0))
     for (item, s), var in S1["items"].items():
         variant = st.items.get((item, s))
-        parts.append(var == (ids.value("variant", variant) if variant else NONE))
-    parts.append(S1["winner"] == (ids.sides.index(winner) if winner else NONE))
+        f["items"].append(var == (ids.value("variant", variant) if variant else NONE))
+    for m, seats in S1["mset"].items():
+        members = st.memories.get(m) or frozenset()
+        f["memories"] += [seats[s] == (s in members) for s in range(game.n)]
+    for m, var in S1["mone"].items():
+        value = st.memories.get(m)
+        f["memories"].append(var == (NONE if value is None else value))
+    for m, var in S1["mint"].items():
+        value = st.memories.get(m)
+        if value is not None:
+            f["memories"].append(var == value)
+    for name, table in (("uses", st.uses), ("self_uses", st.self_uses), ("uses_open", st.uses_open),
+                        ("idle", st.idle)):
+        for key, var in S1[name].items():
+            f[name].append(var == table.get(key, 0))
+    # The encoding keeps, per kind of phase, the targets of the previous phase of that kind
+    # (none when it was not used then); the interpreter keeps the last use with its phase.
+    # So in the phase just played, an ability it could be used in has its targets of this
+    # phase, or none; the other kinds keep what they had before the phase.
+    usable = {(v.ability.key, v.key) for v in game.vars[0].uses}
+    played = (phase.kind, phase.number) if phase is not None else None
+    for (a, k, kind), seats in S1["last"].items():
+        last = st.last_targets.get((a, k))
+        now = phase is not None and kind == phase.kind and (a, k) in usable
+        for s in range(game.n):
+            if now:
+                f["last_targets"].append(seats[s] == bool(last and last[0] == played and s in last[1]))
+            else:  # unchanged by this phase: as `Game._init` read the state before it
+                kept = before.last_targets.get((a, k)) if before is not None else last
+                f["last_targets"].append(z3.Not(seats[s]) if not kept else
+                                         seats[s] == (kept[0][0] == kind and s in kept[1]))
+    for (a, s, kind), var in S1["pending"].items():
+        f["pending"].append(var == ((a, s, kind) in st.pending))
+    due: dict = {}
+    for unit, count, body, env, source in st.delayed:
+        try:
+            due[game._slot_of(body, dict(env), source)] = (count, dict(env).get("target"))
+        except Unsupported:
+            f["delayed"].append(z3.BoolVal(False, ctx))  # a pending effect with no slot
+    for key, var in S1["delay"].items():
+        count, target = due.get(key, (0, None))
+        f["delayed"].append(var == count)
+        if count > 0:  # the target of a countdown at 0 is not read
+            f["delayed"].append(S1["delay_target"][key] == (NONE if target is None else target))
+    f["winner"].append(S1["winner"] == (ids.sides.index(winner) if winner else NONE))
     for (i, r), var in S1["readings"].items():
-        parts.append(var == (i not in st.readings or r in st.readings[i]))
-    return z3.And(parts)
+        f["readings"].append(var == (i not in st.readings or r in st.readings[i]))
+    return f
+
+
+def _differs_in(model, fields_: dict[str, list]) -> list[str]:
+    return [name for name, parts in fields_.items()
+            if not z3.is_true(model.eval(z3.And(parts), model_completion=True))]
+
+
+def _differing(solver, fields_: dict[str, list]) -> str:
+    """Which fields the encoding cannot give the interpreter's values, the others held."""
+    names = [name for name in fields_
+             if ask(solver, z3.And([z3.And(p) for n, p in fields_.items() if n != name])).status == "sat"]
+    return f"; it differs in {', '.join(names)}" if names else ""
 
 
 def _fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario):
