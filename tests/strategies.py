@@ -1,0 +1,330 @@
+"""Hypothesis strategies for small scenarios (4–7 players), written as spec TEXT from building
+blocks and loaded through the real pipeline, so the differential runs reach every construct
+of the language: sides, roles with counters, plain roles and appearances, a team with or
+without a leader, abilities by role, team, moderator and holder at night, by day before and
+after the vote and on an intro night, targets, filters, limits, `choose`, `when`,
+`mandatory`, `blocked uses …`, triggers, cards, every effect verb, rules with `for`,
+`unless`, `overrides`, `at`, the event predicates, `round`, the day's clauses, wins with
+readings, and priorities.
+
+`scenario_texts()` draws a text; `load_text()` loads one (None when the resolver rejects it:
+the tests count those).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from hypothesis import strategies as st
+
+from mafiacheck.errors import SpecError
+from mafiacheck.pipeline import load
+
+HEADER = """scenario generated "Generated" { prefix GN }
+side town "Town" town
+side mafia "Mafia" dark
+kind shot "Shot"
+kind hit "Hit"
+kind fright "Fright"
+kind grief "Grief"
+kind omen "Omen"
+kind removed "Removed"
+item gun "Gun" variants live "Live", blank "Blank"
+memory marked: set of player
+memory picked: player
+memory tally: int = 0
+"""
+
+LIMITS = ("limit 1 per night", "limit 1 per game", "limit 2 per game", "limit 1 per game on self",
+          "limit no repeat")
+BLOCKED = ("", "", "blocked uses count", "blocked uses do not count",
+           'blocked uses unspecified "whether a blocked use counts"')
+
+
+@st.composite
+def _limits(draw) -> str:
+    """Limits, and (with a limit per game, which a blocked use can count against) what a
+    blocked use does to them."""
+    limits = draw(st.lists(st.sampled_from(LIMITS), max_size=2, unique=True))
+    if "limit 1 per game" in limits and "limit 2 per game" in limits:
+        limits.remove("limit 2 per game")
+    blocked = draw(st.sampled_from(BLOCKED)) if any("per game" in x for x in limits) else ""
+    return "  ".join(limits + [blocked])
+
+
+# Each block: a role (None for none) with what it brings (abilities, rules), drawn.
+
+@st.composite
+def doc(draw):
+    when = draw(st.sampled_from(["", "when actor.heals > 0", "when round >= 2"]))
+    consume = draw(st.sampled_from(["; consume heals on actor", "", "; set heals = 0 on actor"]))
+    kinds = draw(st.sampled_from(["from shot", "from shot, hit", ""]))
+    text = (f'role doc "Doc" {{ side town  counter heals = 2 }}\n'
+            f'ability heal "Heal" {{ by doc  at night  target where target.alive  {draw(_limits())}\n'
+            f'  {when}  {draw(st.sampled_from(["", "mandatory", "optional"]))}\n'
+            f'  effect save {kinds}{consume} }}\n')
+    if draw(st.booleans()):
+        text += 'rule saved_note for p: if save(p) and kill(p, shot) then announce "saved" at night\n'
+    if draw(st.booleans()):
+        text += ('rule lazy_doc for p:\n  if p.role == doc and p.alive and idle(p, heal) >= 1 and not acted(p, heal)\n'
+                 '  then unspecified "what happens to an idle doctor" at night\n')
+    if draw(st.booleans()):
+        text += 'rule any_heal: if used(heal) then announce "a heal was used" at night\n'
+    return "doc", text
+
+
+@st.composite
+def seer(draw):
+    at = draw(st.sampled_from(["night", "night from 2", "day before vote"]))
+    learn = draw(st.sampled_from(["inquire", "learn target.side", "inquire; learn target.role"]))
+    return "seer", (f'role seer "Seer" {{ side town }}\n'
+                    f'ability look "Look" {{ by seer  at {at}  target where target.alive and target != actor\n'
+                    f'  {draw(_limits())}  effect {learn} }}\n')
+
+
+@st.composite
+def jammer(draw):
+    text = ('role jammer "Jammer" { side town }\n'
+            f'ability jam "Jam" {{ by jammer  at night  target where target.alive and target != actor  '
+            f'{draw(_limits())}  effect block }}\n')
+    if draw(st.booleans()):
+        text += ('rule jammed_flee "whoever the Jammer picks runs away" for q:\n'
+                 '  if targeted(q, jam) and q.role == citizen then leave fright on q\n')
+    if draw(st.booleans()):
+        text += 'rule jam_note for p: if block(p) and blocked(p) then announce "jammed" at night\n'
+    if draw(st.booleans()):
+        text += 'rule jam_attr for p: if p.blocked and p.role == boss then mark in marked on p at night\n'
+    return "jammer", text
+
+
+@st.composite
+def guard(draw):
+    what = draw(st.sampled_from(["block", "shot", "shot, hit"]))
+    text = ('role guard "Guard" { side town }\n'
+            f'ability shield "Shield" {{ by guard  at night  target where target.alive  {draw(_limits())}\n'
+            f'  effect protect from {what} }}\n')
+    if "shot" in what and draw(st.booleans()):
+        text += 'rule guarded for p: if protect(p, shot) and kill(p, shot) then announce "guarded" at night\n'
+    return "guard", text
+
+
+@st.composite
+def hunter(draw):
+    trigger = draw(st.sampled_from(["kill by shot immediately", "leave immediately",
+                                    "leave by vote next night", "kill immediately"]))
+    text = ('role hunter "Hunter" { side town }\n'
+            f'ability last_shot "Last shot" {{ by hunter  on {trigger}\n'
+            f'  target where target.alive and target != actor  {draw(st.sampled_from(["", "mandatory"]))}\n'
+            f'  effect kill hit }}\n')
+    if draw(st.booleans()):
+        text += ('rule hunter_marks for p, q: if attacked_by(p, q) and p.role == hunter\n'
+                 '  then mark in marked on q at night\n')
+    return "hunter", text
+
+
+@st.composite
+def martyr(draw):
+    return "martyr", ('role martyr "Martyr" { side town }\n'
+                      'ability curse "Curse" { by martyr  on voted immediately\n'
+                      f'  target where target.alive and target != actor  {draw(st.sampled_from(["", "mandatory"]))}\n'
+                      '  effect kill hit }\n')
+
+
+@st.composite
+def preacher(draw):
+    give = draw(st.sampled_from(["give gun(live)", "give gun(blank)", "give gun"]))
+    choose = "choose variant of gun as load" if give == "give gun" else ""
+    filt = draw(st.sampled_from(["target.alive and not chosen(target, shot)", "target.alive"]))
+    text = ('role preacher "Preacher" { side town }\n'
+            f'ability bless "Bless" {{ by preacher  at night  target where {filt}  {choose}\n'
+            f'  {draw(_limits())}  effect mark in marked; {give} }}\n'
+            'ability fire "Fire" { by holder of gun  at day before vote  target where target.alive\n'
+            '  effect if item_variant(actor, gun) == live then kill hit else nothing; lose gun on actor }\n')
+    if draw(st.booleans()):
+        text += ('rule marked_resist "the marked resist the shot" for p:\n'
+                 '  if kill(p, shot) and p in marked then stay on p overrides shot\n')
+    return "preacher", text
+
+
+@st.composite
+def medium(draw):
+    at = draw(st.sampled_from(["night", "night from 2"]))
+    return "medium", ('role medium "Medium" { side town }\n'
+                      f'ability raise "Raise" {{ by medium  at {at}  target where not target.alive  '
+                      f'{draw(_limits())}  effect revive }}\n')
+
+
+@st.composite
+def twin(draw):
+    text = ('role twin "Twin" { side town }\n'
+            'ability bond "Bond" { by twin  at night  target where target.alive and target != actor\n'
+            f'  {draw(st.sampled_from(["limit 1 per game", ""]))}  effect link; mark in picked }}\n')
+    if draw(st.booleans()):
+        text += 'rule twin_grief for t: if t.role == twin and t.alive and leaves(linked(t)) then leave grief on t\n'
+    return "twin", text
+
+
+@st.composite
+def exposer(draw):
+    at = draw(st.sampled_from(["day before vote", "day after vote"]))
+    what = draw(st.sampled_from(["side", "role"]))
+    return "exposer", ('role exposer "Exposer" { side town }\n'
+                       f'ability expose "Expose" {{ by exposer  at {at}  target where target.alive\n'
+                       f'  {draw(st.sampled_from(["limit 1 per game", ""]))}  effect reveal {what}; announce "exposed" }}\n')
+
+
+@st.composite
+def priest(draw):
+    return "priest", ('role priest "Priest" { side town }\n'
+                      'ability absolve "Absolve" { by priest  at night  target where target.alive  '
+                      f'effect unblock{draw(st.sampled_from(["; unmark in marked", ""]))} }}\n')
+
+
+@st.composite
+def witch(draw):
+    return "witch", ('role witch "Witch" { side town }\n'
+                     'ability hex "Hex" { by witch  at night  target where target.alive and target != actor\n'
+                     f'  choose one of hex_kill, hex_save as spell  {draw(st.sampled_from(["limit 1 per game", ""]))}\n'
+                     '  effect if spell == hex_kill then kill hit else save }\n')
+
+
+@st.composite
+def oracle(draw):
+    return "oracle", ('role oracle "Oracle" { side town }\n'
+                      'ability guess "Guess" { by oracle  at night  target where target.alive and target != actor\n'
+                      f'  choose role as g  {draw(st.sampled_from(["limit no repeat", ""]))}\n'
+                      '  effect if g == target.role then { learn target.side; set picked = target } else nothing }\n')
+
+
+@st.composite
+def poisoner(draw):
+    unit = draw(st.sampled_from(["night", "day"]))
+    count = draw(st.sampled_from([1, 1, 2]))
+    return "poisoner", ('role poisoner "Poisoner" { side mafia }\n'
+                        'ability poison "Poison" { by poisoner  at night  target where target.alive and target != actor\n'
+                        f'  {draw(st.sampled_from(["limit 1 per game", ""]))}  effect after {count} {unit}: kill hit }}\n')
+
+
+@st.composite
+def brander(draw):
+    return "brander", ('role brander "Brander" { side town }\n'
+                       'ability brand "Brand" { by brander  at night  target where target.alive\n'
+                       f'  effect set tally = tally + 1; if tally >= {draw(st.integers(1, 2))} then announce "branded" }}\n')
+
+
+BLOCKS = (doc, seer, jammer, guard, hunter, martyr, preacher, medium, twin, exposer, priest,
+          witch, oracle, poisoner, brander)
+
+
+@st.composite
+def scenario_texts(draw) -> str:
+    n = draw(st.integers(4, 7))
+    specials = draw(st.lists(st.sampled_from(BLOCKS), min_size=1, max_size=min(4, n - 2), unique=True))
+    parts = [draw(b()) for b in specials]
+    roles = [r for r, _ in parts]
+    thug = n >= 6 or draw(st.booleans())
+    mafia = ["boss"] + (["thug"] if thug else [])
+    if "poisoner" in roles:
+        mafia.append("poisoner")
+    town_specials = [r for r in roles if r != "poisoner"]
+    citizens = n - len(mafia) - len(town_specials)
+    if citizens < 1:
+        drop = town_specials[citizens - 1:] if citizens < 1 else []
+        parts = [p for p in parts if p[0] not in drop]
+        town_specials = [r for r in town_specials if r not in drop]
+        citizens = n - len(mafia) - len(town_specials)
+    out = [HEADER]
+    appears = "  appears clean to seer" if "seer" in town_specials and draw(st.booleans()) else ""
+    out.append(f'role boss "Boss" {{ side mafia{appears} }}\n')
+    if thug:
+        out.append('role thug "Thug" { side mafia  counter grit = 1 }\n')
+    out.append('role citizen "Citizen" { side town  plain }\n')
+    loner = n >= 5 and citizens >= 2 and draw(st.integers(0, 3)) == 0
+    if loner:
+        out.append('side loner "Loner" independent\nrole jester "Jester" { side loner }\n')
+        citizens -= 1
+    for _, text in parts:
+        out.append(text)
+    entries = mafia + town_specials + (["jester"] if loner else []) + [f"citizen * {citizens}"]
+    out.append(f"composition {n} {{ {', '.join(entries)} }}\n")
+
+    # The mafia's team: its leader (or none), its options.
+    recruit = draw(st.booleans())
+    options = "shot, recruit" if recruit else "shot"
+    leader = draw(st.sampled_from(["", "leader boss", "leader boss then any"]))
+    out.append(f"team mafia {{ members side mafia  one of {options} per night  {leader} }}\n")
+    shot_filter = draw(st.sampled_from(["target.alive", "target.alive and target.side != mafia"]))
+    out.append(f'ability shot "Shot" {{ by team mafia  at night  target where {shot_filter}\n'
+               f'  {draw(st.sampled_from(["", "mandatory"]))}  effect kill shot }}\n')
+    if recruit:
+        out.append('ability recruit "Recruit" { by boss  for team mafia  at night  target where target.plain\n'
+                   '  limit 1 per game  effect convert to thug }\n')
+        if not thug:
+            out.append('role thug "Thug" { side mafia  counter grit = 1 }\n')
+    # The phases: an intro night or not, readings of when wins are checked.
+    intro = draw(st.booleans())
+    start = draw(st.sampled_from(["night", "day"]))
+    readings = draw(st.sampled_from(["wins checked after day, night",
+                                     "wins checked after day, night or after deaths, day",
+                                     "wins checked after night, vote"]))
+    starts = f"start intro_night, {start}" if intro else f"start {start}"
+    out.append(f"phases {{ {starts}  cycle {'day, night' if start == 'day' else 'night, day'}  {readings} }}\n")
+    if intro:
+        out.append('ability meet "Meet" { by moderator  at intro_night  targets 1  mandatory\n'
+                   '  effect mark in marked on targets; announce "met" }\n')
+    if draw(st.booleans()):
+        out.append('ability dawn "Dawn" { by moderator  at day  mandatory  effect announce "dawn" }\n')
+    # Cards, drawn by the player voted out.
+    if draw(st.booleans()):
+        out.append('rule last_card "a player voted out draws a card" for p: if voted(p) then draw card on p at day\n')
+        out.append('card revenge_card "Revenge" { by drawer  at night  target where target.alive  effect kill hit }\n')
+        out.append('card reveal_card "Reveal" { by drawer  at day after vote  effect reveal side on actor; '
+                   'unspecified "what else the card does" }\n')
+    # Rules on the night's shot: `unless`, `overrides`, `round`.
+    if thug and draw(st.booleans()):
+        out.append('rule tough "the Thug survives one shot" for p:\n'
+                   '  if kill(p, shot) and p.role == thug and p.grit > 0 then stay on p; consume grit on p\n'
+                   '  unless blocked(p) overrides shot\n')
+    if draw(st.booleans()):
+        out.append('rule first_night_omen for p: if kill(p, shot) and round == 1 then leave omen on p\n')
+    if draw(st.booleans()):
+        out.append('rule boss_gone for p: if leaves(p) and p.role == boss then announce "the boss is gone"\n')
+    if draw(st.booleans()):
+        out.append('rule vote_note for p: if voted(p) and p.side == mafia then announce "a mafia member is voted out" at day\n')
+    # The day.
+    vote = draw(st.sampled_from(["majority", "quorum by alive { 6..7: 3, 4..5: 2, else: 1 }",
+                                 "quorum by alive { 4..7: 2, else: 1 }"]))
+    tie = draw(st.sampled_from(["no_exit", "no_exit", "random", "undecided"]))
+    clauses = [f"vote {vote}", f"tie {tie}"]
+    if draw(st.booleans()):
+        clauses.append("exits 1")
+    if draw(st.integers(0, 3)) == 0:
+        clauses.append("exit required")
+    cand = draw(st.sampled_from(["", "candidates where candidate.alive and not candidate.revealed",
+                                 "candidates on day 1 where candidate not in marked"]))
+    if cand:
+        clauses.append(cand)
+    out.append("day { " + "  ".join(clauses) + " }\n")
+    # Wins.
+    checked = draw(st.sampled_from(["", "", " checked after day, night or after vote"]))
+    out.append("win town when alive(mafia) == 0\n")
+    out.append(f"win mafia when alive(mafia) >= alive(town){checked}\n")
+    if loner:
+        out.append("win loner when alive(mafia) >= alive(town)\n")
+        out.append(draw(st.sampled_from(["priority loner > mafia\n", "priority mafia > loner\n"])))
+    return "".join(out)
+
+
+def load_text(text: str):
+    """The scenario of a spec text, or None when the resolver rejects it."""
+    fd, path = tempfile.mkstemp(suffix=".mafia")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        try:
+            return load(path)
+        except SpecError:
+            return None
+    finally:
+        os.unlink(path)
