@@ -152,7 +152,7 @@ def medium(draw):
     at = draw(st.sampled_from(["night", "night from 2"]))
     return "medium", ('role medium "Medium" { side town }\n'
                       f'ability raise "Raise" {{ by medium  at {at}  target where not target.alive  '
-                      f'{draw(_limits())}  effect revive }}\n')
+                      f'{draw(_limits())}  effect revive{draw(st.sampled_from(["; unmark in marked", ""]))} }}\n')
 
 
 @st.composite
@@ -178,7 +178,7 @@ def exposer(draw):
 def priest(draw):
     return "priest", ('role priest "Priest" { side town }\n'
                       'ability absolve "Absolve" { by priest  at night  target where target.alive  '
-                      f'effect unblock{draw(st.sampled_from(["; unmark in marked", ""]))} }}\n')
+                      f'{draw(st.sampled_from(["limit no repeat", ""]))}  effect unblock }}\n')
 
 
 @st.composite
@@ -194,7 +194,7 @@ def oracle(draw):
     return "oracle", ('role oracle "Oracle" { side town }\n'
                       'ability guess "Guess" { by oracle  at night  target where target.alive and target != actor\n'
                       f'  choose role as g  {draw(st.sampled_from(["limit no repeat", ""]))}\n'
-                      '  effect if g == target.role then { learn target.side; set picked = target } else nothing }\n')
+                      '  effect if g == target.role then { learn target.side; set tally = tally + 2 } else nothing }\n')
 
 
 @st.composite
