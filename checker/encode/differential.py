@@ -103,11 +103,14 @@ def random_choices(scenario: Scenario, state: State, phase: Phase, rng: random.R
         usable = any(matches(r, phase, r.moment) for r in a.phases) or \
             any(p[0] == a.key and p[2] == phase.kind for p in state.pending) or \
             any(t.timing == "immediately" for t in a.triggers)
-        if not usable or rng.random() < (0.1 if a.mandatory else 0.45):
+        due = [p[1] for p in state.pending if p[0] == a.key and p[2] == phase.kind]
+        if not usable or rng.random() < (0.1 if a.mandatory or due else 0.45):
             continue
         actor = None
         kind = a.actor.kind if a.actor is not None else "moderator"
-        if a.is_card:
+        if due and rng.random() < 0.9:  # a use its trigger made due in this phase
+            actor = rng.choice(due)
+        elif a.is_card:
             if not holders_of_cards:
                 continue
             actor = rng.choice(holders_of_cards)
@@ -414,7 +417,11 @@ def random_walk(scenario: Scenario, seats, rng: random.Random, phases: int, choo
 
 EFFECT_VERBS = ("kill", "save", "protect", "block", "unblock", "inquire", "convert", "reveal",
                 "link", "revive", "give", "lose", "mark", "unmark", "consume", "set", "leave",
-                "stay", "learn", "announce", "nothing", "unspecified", "draw", "win")
+                "stay", "learn", "announce", "nothing", "unspecified", "draw")
+# Verbs of the vocabulary no differential run can compare: the encoding refuses a scenario
+# that uses them (`Game._check_supported`, `Unsupported`), so they are listed apart.
+NOT_COMPARABLE = {"effect win": "the encoding does not support `win` (Unsupported)",
+                  "effect cancel": "the encoding does not support `cancel` (Unsupported)"}
 PREDICATES = ("kill", "save", "protect", "block", "blocked", "voted", "leaves", "targeted",
               "acted", "used", "idle", "chosen", "attacked_by")
 
@@ -467,7 +474,9 @@ class _Trace:
 
         def traced_call(evaluator, e, env):
             out = call(evaluator, e, env)
-            if out is True:
+            # A predicate takes part when it holds; `idle` when it counts a phase; `chosen`
+            # whenever a legality condition asks it (it forbids a choice by holding).
+            if out is True or (e.func.key == "idle" and out) or e.func.key == "chosen":
                 args = tuple(evaluator.value(a, env) for a in e.args)
                 seen.add(("pred", e.func.key, args[1] if e.func.key == "targeted" else None))
             return out
@@ -500,12 +509,6 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
     from ..vocabulary import is_blocking
 
     out: set[str] = set()
-    illegal = any(not p.hole for p in problems)
-    if illegal:
-        out.add("illegal choice")
-        if any("mandatory" in p.message or "must" in p.message for p in problems):
-            out.add("mandatory use omitted (illegal)")
-        return frozenset(out)
     for tag, *rest in seen:
         if tag == "effect":
             name = rest[0]
@@ -519,6 +522,11 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             out.add("round")
         elif tag == "plain":
             out.add("attribute plain")
+    if any(not p.hole for p in problems):  # illegal: what the legality checks read, no more
+        out.add("illegal choice")
+        if any("mandatory" in p.message or "must" in p.message for p in problems):
+            out.add("mandatory use omitted (illegal)")
+        return frozenset(out)
     reports = [rep for _, rep in results]
     after = [st for st, _ in results]
     if any(a != b for st in after for a, b in zip(state.roles, st.roles)) and "effect convert" in out:
@@ -547,12 +555,12 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             out.add("card played at night" if phase.is_night else "card played after the vote")
         for ref in a.phases:
             if matches(ref, phase, ref.moment):
-                if phase.is_night:
+                if phase.kind not in ("day", "night"):
+                    out.add("at intro phase")
+                elif phase.is_night:
                     out.add("at night")
                 elif phase.kind == "day":
                     out.add("at day after vote" if ref.moment == "after" else "at day before vote")
-                else:
-                    out.add("at intro phase")
         if a.target_filter is not None and u.targets:
             out.add("target filter")
         if a.target_count is not None and len(u.targets) > 1 or (
