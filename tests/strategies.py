@@ -372,7 +372,7 @@ class Run:
 
         self.stats = Counter()
         self.coverage = Counter()
-        self.splits: list[tuple] = []  # (detail, text, phase, uses)
+        self.splits: list[tuple] = []  # (detail, text, phase name, uses, state, phase)
 
     def table(self) -> str:
         from mafiacheck.encode.differential import CONSTRUCTS, NOT_COMPARABLE
@@ -458,4 +458,4 @@ def _play_and_compare(run: Run, text: str, seed: int, length: int) -> None:
             run.stats["illegal"] += "illegal choice" in verdict.covered
         run.coverage.update(verdict.covered)
         if not verdict.agree:
-            run.splits.append((verdict.detail, text, str(phase), uses))
+            run.splits.append((verdict.detail, text, str(phase), uses, state, phase))
