@@ -170,6 +170,8 @@ win town when alive(mafia) == 0
                    "vote: the two sides check the win at different moments of the day")
 def test_win_after_vote_with_an_exit_trigger():
     # The Hunter, voted out, shoots a citizen: alive(mafia) 1 >= alive(town) 1 at the end.
+    # Interpreter: mafia wins (checked at the end of the day). Encoding: no winner (checked
+    # right after the vote, 1 against 2).
     assert_agree("""kind hit "Hit"
 role hunter "Hunter" { side town }
 composition 5 { boss, hunter, citizen * 3 }
@@ -196,3 +198,4 @@ phases { cycle night, day  wins checked after day, night }
 day { vote majority }
 win town when alive(mafia) == 0
 """, "query q { night 1 { brand on citizen  guess on citizen } }")
+    # Interpreter: tally 3 (both apply). Encoding: tally 2 (the last write, from the old value).
