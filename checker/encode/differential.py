@@ -403,7 +403,8 @@ def random_walk(scenario: Scenario, seats, rng: random.Random, phases: int, choo
         out.append((before, phase, uses))
         if not results:
             break
-        state, report = rng.choice(results)
+        # In an order that does not hang on the process's hash seed, so a seed is one walk.
+        state, report = rng.choice(sorted(results, key=lambda r: repr(r[0].key())))
         if report.winner:
             break
     return out
