@@ -29,6 +29,9 @@ from ..phases import Phase, matches, sequence
 class Verdict:
     agree: bool
     detail: str
+    # The constructs of the language that took part in the phase compared (see `CONSTRUCTS`);
+    # empty when the two sides were not compared.
+    covered: frozenset = frozenset()
 
 
 def random_uses(scenario: Scenario, state: State, phase: Phase, rng: random.Random) -> list[BoundUse]:
@@ -75,6 +78,101 @@ def random_uses(scenario: Scenario, state: State, phase: Phase, rng: random.Rand
     return uses
 
 
+def random_choices(scenario: Scenario, state: State, phase: Phase, rng: random.Random) -> list[BoundUse]:
+    """Random choices for a phase, leaning to legal ones (`random_walk` plays them; the
+    stalemate analysis keeps `random_uses`, so its seeded playouts are unchanged): each
+    ability usable now (a mandatory one nearly always,
+    a card by a player who holds one or is voted out today), by a random player who may use
+    it, on random targets (mostly ones its `target where` admits), with random values. Many
+    will be illegal; that is part of the test."""
+    from ..interpreter.legal import team_members, team_of
+
+    n = len(state.roles)
+    alive = [s for s in range(n) if state.alive[s]]
+    vote = None
+    if phase.kind == "day" and scenario.day is not None and rng.random() < 0.85:
+        r = rng.random()
+        if alive and r < 0.7:
+            vote = BoundUse(None, None, (rng.choice(alive),), (), "player")
+        elif len(alive) >= 2 and r < 0.85:
+            vote = BoundUse(None, None, tuple(sorted(rng.sample(alive, 2))), (), "tie")
+        else:
+            vote = BoundUse(None, None, (), (), "none")
+    holders_of_cards = sorted(state.drawn | (set(vote.targets) if vote and vote.vote == "player" else set()))
+    uses = []
+    for a in scenario.abilities:
+        usable = any(matches(r, phase, r.moment) for r in a.phases) or \
+            any(p[0] == a.key and p[2] == phase.kind for p in state.pending) or \
+            any(t.timing == "immediately" for t in a.triggers)
+        due = [p[1] for p in state.pending if p[0] == a.key and p[2] == phase.kind]
+        if not usable or rng.random() < (0.1 if a.mandatory or due else 0.45):
+            continue
+        actor = None
+        kind = a.actor.kind if a.actor is not None else "moderator"
+        if due and rng.random() < 0.9:  # a use its trigger made due in this phase
+            actor = rng.choice(due)
+        elif a.is_card:
+            if not holders_of_cards:
+                continue
+            actor = rng.choice(holders_of_cards)
+        elif kind == "role":
+            roles = {nm.key for nm in (a.actor.roles or (a.actor.name,))}
+            holders = [s for s in range(n) if state.roles[s] in roles]
+            if not holders:
+                continue
+            actor = rng.choice(holders)
+        elif kind == "team":
+            team = team_of(scenario, a)
+            members = [s for s in team_members(scenario, state, team) if state.alive[s]] if team else []
+            if members and rng.random() < 0.5:
+                actor = rng.choice(members)
+        elif kind == "holder":
+            holders = sorted(s for (item, s) in state.items if item == a.actor.name.key)
+            if not holders:
+                continue
+            actor = rng.choice(holders)
+        elif kind != "moderator":
+            actor = rng.randrange(n)
+        most = _most_targets(a)
+        count = rng.randint(1, most) if a.target_count is not None else 0
+        pool = _admitted(scenario, state, a, actor) if rng.random() < 0.85 else []
+        if not pool:
+            pool = alive if alive and rng.random() < 0.8 else list(range(n))
+        targets = tuple(rng.sample(pool, min(count, len(pool))))
+        values = []
+        for ch in a.choices:
+            table = {"role": [r.key for r in scenario.roles], "side": [s.key for s in scenario.sides],
+                     "option": [nm.key for nm in ch.names]}.get(ch.kind)
+            if ch.kind == "variant":
+                item = next(i for i in scenario.items if i.name.key == ch.names[0].key)
+                table = [v.key for v, _ in item.variants]
+            if ch.kind == "player":
+                table = list(range(n))
+            values.append((ch.binds.key, rng.choice(table)))
+        uses.append(BoundUse(a.key, actor, targets, tuple(values), explicit_actor=actor is not None))
+    if vote is not None:
+        uses.append(vote)
+    return uses
+
+
+def _admitted(scenario: Scenario, state: State, ability, actor) -> list[int]:
+    """The seats the ability's `target where` admits for this actor, as far as the filter can
+    be read outside a phase (a filter that asks the phase's choices admits everyone)."""
+    from ..evaluate import EvalError, Evaluator
+
+    if ability.target_filter is None:
+        return [s for s in range(len(state.roles)) if state.alive[s]]
+    ev = Evaluator(scenario, state)
+    out = []
+    for s in range(len(state.roles)):
+        try:
+            if ev.value(ability.target_filter, {"target": s, "actor": actor, "targets": frozenset({s})}):
+                out.append(s)
+        except (EvalError, TypeError, KeyError, IndexError, AttributeError):
+            out.append(s)
+    return out
+
+
 def _most_targets(a) -> int:
     try:
         return max(1, max_targets(a)) if a.target_count is not None else 0
@@ -86,12 +184,17 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
             limits: Limits = Limits(timeout=20)) -> Verdict:
     player = Player(scenario)
     state = state.clone()
-    results, problems = player.play(state, phase, uses)
+    with _Trace() as trace:
+        results, problems = player.play(state, phase, uses)
     completed = player.complete(state, phase, uses)
-    game = Game(scenario, tuple(state.roles), 1, start=state, first_phase=phase.index,
-                symmetry=False)
+    try:
+        game = Game(scenario, tuple(state.roles), 1, start=state, first_phase=phase.index,
+                    symmetry=False)
+    except Unsupported as exc:
+        return Verdict(True, f"the encoding does not support this scenario (not compared): {exc}")
+    covered = constructs(scenario, state, phase, completed, results, problems, trace.seen)
     pv = game.vars[0]
-    fix = fix_choices(game, pv, completed, scenario)
+    fix = fix_choices(game, pv, completed, scenario, ties=True)
     if fix is None:
         return Verdict(True, "a choice the encoding has no variable for (not comparable)")
     solver = make_solver(game.ctx, limits, finite=game.finite)
@@ -106,44 +209,122 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
     if illegal:
         return Verdict(result.status == "unsat",
                        "illegal for the interpreter: " + "; ".join(p.message for p in problems)
-                       + f"; the encoding says {result.status}")
+                       + f"; the encoding says {result.status}", covered)
     if result.status == "unsat":
-        return Verdict(False, "legal for the interpreter, impossible for the encoding")
+        return Verdict(False, "legal for the interpreter, impossible for the encoding", covered)
     S1 = game.states[1]
     matches_ = []
     for st, report in results:
-        match = _state_is(game, S1, st, scenario, report.winner)
+        fields_ = _state_fields(game, S1, st, report.winner, phase, state)
+        match = z3.And([z3.And(parts) for parts in fields_.values()])
         matches_.append(match)
-        r = check(solver, match) if False else ask(solver, match)
+        r = ask(solver, match)
         if r.status != "sat":
-            return Verdict(False, f"the encoding cannot reach the interpreter's outcome: {report.exits}")
+            return Verdict(False, f"the encoding cannot reach the interpreter's outcome: {report.exits}"
+                           + _differing(solver, fields_), covered)
     r = ask(solver, z3.Not(z3.Or(matches_)))
     if r.status == "sat":
         alive = [z3.is_true(r.model.eval(a, model_completion=True)) for a in S1["alive"]]
-        return Verdict(False, f"the encoding reaches an outcome the interpreter does not: alive={alive}")
-    return Verdict(True, f"{len(results)} outcome(s) agree")
+        nearest = min((_differs_in(r.model, _state_fields(game, S1, st, rep.winner, phase, state)) for st, rep in results),
+                      key=len)
+        return Verdict(False, f"the encoding reaches an outcome the interpreter does not: alive={alive}"
+                       f"; it differs in {', '.join(nearest)}", covered)
+    return Verdict(True, f"{len(results)} outcome(s) agree", covered)
 
 
-def _state_is(game: Game, S1, st: State, scenario: Scenario, winner) -> z3.BoolRef:
+# Every field of `evaluate.State` that the encoding's state has; `settings`, `round`,
+# `phase_index`, `events` and `dealt` have no counterpart there (they are given, or per phase).
+STATE_FIELDS = ("alive", "role", "side", "left_by", "counters", "items", "memories", "uses",
+                "self_uses", "uses_open", "last_targets", "pending", "delayed", "idle", "links",
+                "revealed", "drawn", "winner", "readings")
+
+
+def _state_fields(game: Game, S1, st: State, winner, phase: Phase | None = None,
+                  before: State | None = None) -> dict[str, list]:
+    """The encoding's next state equal to the interpreter's `st`, field by field (the same
+    correspondence `Game._init` uses to start the encoding from a state)."""
     ids = game.ids
-    parts = []
+    ctx = game.ctx
+    f: dict[str, list] = {name: [z3.BoolVal(True, ctx)] for name in STATE_FIELDS}
     for s in range(game.n):
-        parts.append(S1["alive"][s] == st.alive[s])
-        parts.append(S1["role"][s] == ids.roles.index(st.roles[s]))
-        parts.append(S1["side"][s] == ids.value("side", st.sides[s]))
-        parts.append(S1["left_by"][s] == ids.value("kind", st.left_by[s]))
+        f["alive"].append(S1["alive"][s] == st.alive[s])
+        f["role"].append(S1["role"][s] == ids.roles.index(st.roles[s]))
+        f["side"].append(S1["side"][s] == ids.value("side", st.sides[s]))
+        f["left_by"].append(S1["left_by"][s] == ids.value("kind", st.left_by[s]))
+        f["revealed"].append(S1["revealed"][s] == (s in st.revealed))
+        f["drawn"].append(S1["drawn"][s] == (s in st.drawn))
+        f["links"].append(S1["links"][s] == st.links.get(s, NONE))
         for c in game.counter_names:
-            parts.append(S1["counters"][s][c] == st.counters[s].get(c, 0))
+            f["counters"].append(S1["counters"][s][c] == st.counters[s].get(c, 0))
     for (item, s), var in S1["items"].items():
         variant = st.items.get((item, s))
-        parts.append(var == (ids.value("variant", variant) if variant else NONE))
-    parts.append(S1["winner"] == (ids.sides.index(winner) if winner else NONE))
+        f["items"].append(var == (ids.value("variant", variant) if variant else NONE))
+    for m, seats in S1["mset"].items():
+        members = st.memories.get(m) or frozenset()
+        f["memories"] += [seats[s] == (s in members) for s in range(game.n)]
+    for m, var in S1["mone"].items():
+        value = st.memories.get(m)
+        f["memories"].append(var == (NONE if value is None else value))
+    for m, var in S1["mint"].items():
+        value = st.memories.get(m)
+        if value is not None:
+            f["memories"].append(var == value)
+    for name, table in (("uses", st.uses), ("self_uses", st.self_uses), ("uses_open", st.uses_open),
+                        ("idle", st.idle)):
+        for key, var in S1[name].items():
+            f[name].append(var == table.get(key, 0))
+    # The encoding keeps, per kind of phase, the targets of the previous phase of that kind
+    # (none when it was not used then); the interpreter keeps the last use with its phase.
+    # So in the phase just played, an ability it could be used in has its targets of this
+    # phase, or none; the other kinds keep what they had before the phase.
+    usable = {(v.ability.key, v.key) for v in game.vars[0].uses}
+    played = (phase.kind, phase.number) if phase is not None else None
+    for (a, k, kind), seats in S1["last"].items():
+        last = st.last_targets.get((a, k))
+        now = phase is not None and kind == phase.kind and (a, k) in usable
+        for s in range(game.n):
+            if now:
+                f["last_targets"].append(seats[s] == bool(last and last[0] == played and s in last[1]))
+            else:  # unchanged by this phase: as `Game._init` read the state before it
+                kept = before.last_targets.get((a, k)) if before is not None else last
+                f["last_targets"].append(z3.Not(seats[s]) if not kept else
+                                         seats[s] == (kept[0][0] == kind and s in kept[1]))
+    for (a, s, kind), var in S1["pending"].items():
+        f["pending"].append(var == ((a, s, kind) in st.pending))
+    due: dict = {}
+    for unit, count, body, env, source in st.delayed:
+        try:
+            due[game._slot_of(body, dict(env), source)] = (count, dict(env).get("target"))
+        except Unsupported:
+            f["delayed"].append(z3.BoolVal(False, ctx))  # a pending effect with no slot
+    for key, var in S1["delay"].items():
+        count, target = due.get(key, (0, None))
+        f["delayed"].append(var == count)
+        if count > 0:  # the target of a countdown at 0 is not read
+            f["delayed"].append(S1["delay_target"][key] == (NONE if target is None else target))
+    f["winner"].append(S1["winner"] == (ids.sides.index(winner) if winner else NONE))
     for (i, r), var in S1["readings"].items():
-        parts.append(var == (i not in st.readings or r in st.readings[i]))
-    return z3.And(parts)
+        f["readings"].append(var == (i not in st.readings or r in st.readings[i]))
+    return f
 
 
-def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario):
+def _differs_in(model, fields_: dict[str, list]) -> list[str]:
+    return [name for name, parts in fields_.items()
+            if not z3.is_true(model.eval(z3.And(parts), model_completion=True))]
+
+
+def _differing(solver, fields_: dict[str, list]) -> str:
+    """Which fields the encoding cannot give the interpreter's values, the others held."""
+    names = [name for name in fields_
+             if ask(solver, z3.And([z3.And(p) for n, p in fields_.items() if n != name])).status == "sat"]
+    return f"; it differs in {', '.join(names)}" if names else ""
+
+
+def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: bool = False):
+    """The encoding's choice variables fixed to the uses; None when a use has no variable.
+    With `ties`, a tied vote too: under `tie no_exit` nobody is voted out (kind 0), under
+    `tie random` one of the tied is (kind 1, among them), a tie the rules leave open is kind
+    2 on the two players; `tie all_leave` has no choice in the encoding."""
     parts = []
     chosen = set()
     ids = game.ids
@@ -155,6 +336,17 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario):
                 parts += [pv.vote_kind == 1, pv.vote_target == u.targets[0]]
             elif u.vote == "none":
                 parts.append(pv.vote_kind == 0)
+            elif u.vote == "tie" and ties and scenario.day is not None and len(u.targets) == 2:
+                tie = scenario.day.tie
+                if tie == "no_exit":
+                    parts.append(pv.vote_kind == 0)
+                elif tie == "random":
+                    parts += [pv.vote_kind == 1, z3.Or([pv.vote_target == x for x in u.targets])]
+                elif tie == "all_leave":
+                    return None
+                else:
+                    a, b = sorted(u.targets)
+                    parts += [pv.vote_kind == 2, pv.tie[0] == a, pv.tie[1] == b]
             else:
                 return None
             chosen.add("vote")
@@ -188,10 +380,13 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario):
     return z3.And(parts) if parts else z3.BoolVal(True, game.ctx)
 
 
-def random_walk(scenario: Scenario, seats, rng: random.Random, phases: int):
-    """A random game through the interpreter: the state before each phase, with the phase."""
+def random_walk(scenario: Scenario, seats, rng: random.Random, phases: int, choose=None):
+    """A random game through the interpreter: the state before each phase, with the phase
+    and its choices (`random_choices`, tried until the interpreter finds them legal; a
+    random one of the outcomes goes on)."""
     from ..evaluate import initial_state
 
+    choose = choose or random_choices
     state = initial_state(scenario, seats)
     seq = sequence(scenario, state, phases)
     player = Player(scenario)
@@ -199,7 +394,7 @@ def random_walk(scenario: Scenario, seats, rng: random.Random, phases: int):
     for phase in seq:
         before = state.clone()
         for _ in range(30):
-            uses = random_uses(scenario, state, phase, rng)
+            uses = choose(scenario, state, phase, rng)
             results, problems = player.play(state, phase, uses)
             if results and not problems:
                 break
@@ -209,7 +404,222 @@ def random_walk(scenario: Scenario, seats, rng: random.Random, phases: int):
         out.append((before, phase, uses))
         if not results:
             break
-        state = results[0][0]
-        if results[0][1].winner:
+        # In an order that does not hang on the process's hash seed, so a seed is one walk.
+        state, report = rng.choice(sorted(results, key=lambda r: repr(r[0].key())))
+        if report.winner:
             break
     return out
+
+
+# ------------------------------------------------------------------ coverage
+# What a compared phase exercised, taken from the interpreter's run of it (the effects it
+# applied, the predicates that held, its report) and from the choices and states, never from
+# the spec's text alone: a trigger counts when it fired, a card when it was played, a delayed
+# effect when it fell due, a rule when it decided something.
+
+EFFECT_VERBS = ("kill", "save", "protect", "block", "unblock", "inquire", "convert", "reveal",
+                "link", "revive", "give", "lose", "mark", "unmark", "consume", "set", "leave",
+                "stay", "learn", "announce", "nothing", "unspecified", "draw")
+# Verbs of the vocabulary no differential run can compare: the encoding refuses a scenario
+# that uses them (`Game._check_supported`, `Unsupported`), so they are listed apart.
+NOT_COMPARABLE = {"effect win": "the encoding does not support `win` (Unsupported)",
+                  "effect cancel": "the encoding does not support `cancel` (Unsupported)"}
+PREDICATES = ("kill", "save", "protect", "block", "blocked", "voted", "leaves", "targeted",
+              "acted", "used", "idle", "chosen", "attacked_by")
+
+# Every construct a differential run must cover, in the order the table prints them.
+CONSTRUCTS = (
+    tuple(f"effect {v}" for v in EFFECT_VERBS)
+    + ("effect if/else", "effect after N (scheduled)", "delayed effect falls due")
+    + tuple(f"predicate {p}" for p in PREDICATES)
+    + ("round", "attribute plain", "appearance",
+       "by role", "by team", "by moderator", "by holder", "by drawer (card)",
+       "at night", "at day before vote", "at day after vote", "at intro phase",
+       "target filter", "targets N", "choose role", "choose option", "choose variant",
+       "when", "mandatory use", "mandatory use omitted (illegal)",
+       "limit per game", "limit per night", "limit on self", "limit no repeat",
+       "blocked uses count", "blocked uses do not count", "blocked uses unspecified",
+       "trigger on kill immediately (night)", "trigger on leave immediately (night)",
+       "trigger on leave immediately (day)", "trigger on voted immediately (day)",
+       "trigger next phase (recorded)", "trigger next phase (played)",
+       "card played at night", "card played after the vote",
+       "team with leader", "team leader left, then any", "team without leader",
+       "block then targeted", "conversion",
+       "rule for", "rule unless", "rule overrides", "rule at",
+       "vote exit", "vote none", "vote quorum", "tie no_exit", "tie random", "exit required",
+       "candidates", "win", "win readings disagree", "priority", "illegal choice")
+)
+
+
+class _Trace:
+    """While the interpreter plays a phase: which effects it applied and which predicates
+    held (by wrapping `Resolver.apply_one` and the evaluator; nothing is changed)."""
+
+    def __enter__(self):
+        from .. import ast as A
+        from ..evaluate import Evaluator
+        from ..interpreter.resolution import Resolver
+
+        self.seen: set = set()
+        seen = self.seen
+        self._saved = (Resolver.apply_one, Evaluator._call, Evaluator.value)
+        apply_one, call, value = self._saved
+
+        def traced_apply(resolver, sc, e, env, source, actor):
+            if isinstance(e, A.IfEffect):
+                seen.add(("effect", "if"))
+            elif isinstance(e, A.AfterEffect):
+                seen.add(("effect", "after"))
+            else:
+                seen.add(("effect", e.verb))
+            return apply_one(resolver, sc, e, env, source, actor)
+
+        def traced_call(evaluator, e, env):
+            out = call(evaluator, e, env)
+            # A predicate takes part when it holds; `idle` when it counts a phase; `chosen`
+            # whenever a legality condition asks it (it forbids a choice by holding).
+            if out is True or (e.func.key == "idle" and out) or e.func.key == "chosen":
+                args = tuple(evaluator.value(a, env) for a in e.args)
+                seen.add(("pred", e.func.key, args[1] if e.func.key == "targeted" else None))
+            return out
+
+        def traced_value(evaluator, e, env):
+            out = value(evaluator, e, env)
+            if type(e) is A.Ref and e.name.key == "round" and e.name.key not in env:
+                seen.add(("round",))
+            elif type(e) is A.Attr and e.attr.key in ("plain", "blocked") and out is True:
+                seen.add(("pred", "blocked", None) if e.attr.key == "blocked" else ("plain",))
+            return out
+
+        Resolver.apply_one = traced_apply
+        Evaluator._call = traced_call
+        Evaluator.value = traced_value
+        return self
+
+    def __exit__(self, *exc):
+        from ..evaluate import Evaluator
+        from ..interpreter.resolution import Resolver
+
+        Resolver.apply_one, Evaluator._call, Evaluator.value = self._saved
+        return False
+
+
+def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse], results,
+               problems, seen: set) -> frozenset:
+    """The constructs of `CONSTRUCTS` that took part in one phase (see `compare`)."""
+    from ..interpreter.legal import pending_for, team_decider, team_of
+    from ..vocabulary import is_blocking
+
+    out: set[str] = set()
+    for tag, *rest in seen:
+        if tag == "effect":
+            name = rest[0]
+            out.add({"if": "effect if/else", "after": "effect after N (scheduled)"}.get(name, f"effect {name}"))
+        elif tag == "pred":
+            out.add(f"predicate {rest[0]}")
+            if rest[0] == "targeted" and rest[1] in scenario.ability_by_key \
+                    and is_blocking(scenario.ability_by_key[rest[1]].effects):
+                out.add("block then targeted")
+        elif tag == "round":
+            out.add("round")
+        elif tag == "plain":
+            out.add("attribute plain")
+    if any(not p.hole for p in problems):  # illegal: what the legality checks read, no more
+        out.add("illegal choice")
+        if any("mandatory" in p.message or "must" in p.message for p in problems):
+            out.add("mandatory use omitted (illegal)")
+        return frozenset(out)
+    reports = [rep for _, rep in results]
+    after = [st for st, _ in results]
+    if any(a != b for st in after for a, b in zip(state.roles, st.roles)) and "effect convert" in out:
+        out.add("conversion")
+    for unit, count, _, _, _ in state.delayed:
+        if (unit == phase.kind or (unit == "round" and phase.kind == "night")) and count <= 1:
+            out.add("delayed effect falls due")
+    for u in uses:
+        if u.ability is None:
+            out.add({"player": "vote exit", "none": "vote none"}.get(u.vote, "vote tie"))
+            day = scenario.day
+            if day is not None and u.vote != "none":
+                if day.quorum is not None:
+                    out.add("vote quorum")
+                if u.vote == "tie" and day.tie in ("no_exit", "random"):
+                    out.add(f"tie {day.tie}")
+                if any(d is None or d == phase.number for d, _ in day.candidates):
+                    out.add("candidates")
+            if day is not None and day.exit_mode == "required":
+                out.add("exit required")
+            continue
+        a = scenario.ability_by_key[u.ability]
+        kind = a.actor.kind if a.actor is not None else "moderator"
+        out.add("by drawer (card)" if a.is_card else f"by {kind}")
+        if a.is_card:
+            out.add("card played at night" if phase.is_night else "card played after the vote")
+        for ref in a.phases:
+            if matches(ref, phase, ref.moment):
+                if phase.kind not in ("day", "night"):
+                    out.add("at intro phase")
+                elif phase.is_night:
+                    out.add("at night")
+                elif phase.kind == "day":
+                    out.add("at day after vote" if ref.moment == "after" else "at day before vote")
+        if a.target_filter is not None and u.targets:
+            out.add("target filter")
+        if a.target_count is not None and len(u.targets) > 1 or (
+                a.actor is not None and a.actor.kind == "moderator" and u.targets):
+            out.add("targets N")
+        for ch in a.choices:
+            if ch.kind in ("role", "option", "variant"):
+                out.add(f"choose {ch.kind}")
+        if a.conditions:
+            out.add("when")
+        if a.mandatory:
+            out.add("mandatory use")
+        for lim in a.limits:
+            if lim.kind == "no_repeat":
+                out.add("limit no repeat")
+            elif lim.on_self:
+                out.add("limit on self")
+            else:
+                out.add("limit per game" if lim.per.key == "game" else "limit per night")
+        if any((u.ability, u.actor) in rep.blocked_uses for rep in reports):
+            out.add({"count": "blocked uses count", "free": "blocked uses do not count",
+                     "open": "blocked uses unspecified"}[a.blocked_uses])
+        for t in a.triggers:
+            if t.timing == "immediately" and any((u.ability, u.actor) in rep.fired_triggers
+                                                 for rep in reports):
+                where = "night" if phase.is_night else "day"
+                out.add(f"trigger on {t.event.key} immediately ({where})")
+            if t.timing == "next" and pending_for(state, a.key, u.actor, phase):
+                out.add("trigger next phase (played)")
+        team = team_of(scenario, a) if kind == "team" or a.for_team else None
+        if team is not None:
+            if not team.leaders:
+                out.add("team without leader")
+            elif any(state.alive[s] and state.roles[s] in team.leaders for s in range(len(state.roles))):
+                out.add("team with leader")
+            elif team.leader_fallback and team_decider(scenario, state, team)[0] is not None:
+                out.add("team leader left, then any")
+    for rep in reports:
+        if rep.due_next:
+            out.add("trigger next phase (recorded)")
+        if rep.winner:
+            out.add("win")
+        if "priority" in rep.rules:
+            out.add("priority")
+        if any(r.startswith("when wins are checked") for r in rep.rules):
+            out.add("win readings disagree")
+        if any(" appears " in r for r in rep.rules):
+            out.add("appearance")
+        for rule in scenario.rules:
+            if rule.name.text in rep.rules:
+                if rule.variables:
+                    out.add("rule for")
+                if rule.unless:
+                    out.add("rule unless")
+                if rule.overrides:
+                    out.add("rule overrides")
+                if rule.at:
+                    out.add("rule at")
+    return frozenset(out)
+
