@@ -7,7 +7,6 @@ the condition under which it is a member.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 import z3
@@ -43,13 +42,12 @@ def number(x) -> int | None:
     return None
 
 
-_BOOLS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 def _bool(value: bool, ctx):
-    pair = _BOOLS.get(ctx)
+    # The two constants are kept on their context, not in a table keyed by it: a table's
+    # entries would hold their context alive (a term refers to it), and every game with it.
+    pair = getattr(ctx, "_mafiacheck_bools", None)
     if pair is None:
-        pair = _BOOLS[ctx] = (z3.BoolVal(False, ctx), z3.BoolVal(True, ctx))
+        pair = ctx._mafiacheck_bools = (z3.BoolVal(False, ctx), z3.BoolVal(True, ctx))
     return pair[bool(value)]
 
 
@@ -135,11 +133,15 @@ def If(c, a, b):
 # Terms with a small known set of values (a free start's role of a seat: see
 # Game._small_domains), per context: term id -> (term, {value: condition}). `term == k` is
 # then the condition for k (false for a value outside the set), folded like a constant.
-_DOMAINS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_DOMAINS_USED = [False]  # whether any term has a domain: most games have none, so Eq skips the look-up
 
 
 def register_domain(term, conditions: dict) -> None:
-    _DOMAINS.setdefault(term.ctx, {})[term.get_id()] = (term, conditions)
+    domains = getattr(term.ctx, "_mafiacheck_domains", None)
+    if domains is None:
+        domains = term.ctx._mafiacheck_domains = {}
+    domains[term.get_id()] = (term, conditions)
+    _DOMAINS_USED[0] = True
 
 
 def Eq(a, b, ctx=None):
@@ -147,10 +149,10 @@ def Eq(a, b, ctx=None):
     na, nb = _const(a), _const(b)
     if na is not None and nb is not None:
         return _bool(na == nb, ctx or _ctx_of((a, b)))
-    if _DOMAINS and (na is None) != (nb is None):
+    if _DOMAINS_USED[0] and (na is None) != (nb is None):
         other, k = (b, na) if na is not None else (a, nb)
         if isinstance(other, z3.ExprRef):
-            known = _DOMAINS.get(other.ctx)
+            known = getattr(other.ctx, "_mafiacheck_domains", None)
             hit = known.get(other.get_id()) if known else None
             if hit is not None:
                 return hit[1].get(k, _bool(False, other.ctx))
