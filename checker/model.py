@@ -296,6 +296,20 @@ class Scenario:
         return any(calls(x, "chosen") for a in self.abilities
                    for x in (a.target_filter, *a.conditions) if x is not None)
 
+    def choice_domain(self, choice: ast.Choice, players: int) -> list:
+        """Every value a `choose` can name: roles, sides, the options listed, the item's
+        variants, or seats."""
+        if choice.kind == "role":
+            return [r.key for r in self.roles]
+        if choice.kind == "side":
+            return [s.key for s in self.sides]
+        if choice.kind == "option":
+            return [nm.key for nm in choice.names]
+        if choice.kind == "variant":
+            item = next(i for i in self.items if i.name.key == choice.names[0].key)
+            return [v.key for v, _ in item.variants]
+        return list(range(players))
+
     def rule_stage(self, rule: ast.RuleDecl) -> str:
         """When a rule acts in a resolution: `exit` (it decides who leaves, at the deaths),
         `blocking` (after each blocking step) or `late` (after the deaths)."""

@@ -60,16 +60,7 @@ def random_uses(scenario: Scenario, state: State, phase: Phase, rng: random.Rand
         alive = [s for s in range(n) if state.alive[s]]
         pool = alive if alive and rng.random() < 0.9 else list(range(n))
         targets = tuple(rng.sample(pool, min(count, len(pool))))
-        values = []
-        for ch in a.choices:
-            table = {"role": [r.key for r in scenario.roles], "side": [s.key for s in scenario.sides],
-                     "option": [nm.key for nm in ch.names]}.get(ch.kind)
-            if ch.kind == "variant":
-                item = next(i for i in scenario.items if i.name.key == ch.names[0].key)
-                table = [v.key for v, _ in item.variants]
-            if ch.kind == "player":
-                table = list(range(n))
-            values.append((ch.binds.key, rng.choice(table)))
+        values = [(ch.binds.key, rng.choice(scenario.choice_domain(ch, n))) for ch in a.choices]
         uses.append(BoundUse(a.key, actor, targets, tuple(values), explicit_actor=actor is not None))
     if phase.kind == "day" and rng.random() < 0.8:
         alive = [s for s in range(n) if state.alive[s]]
@@ -139,16 +130,7 @@ def random_choices(scenario: Scenario, state: State, phase: Phase, rng: random.R
         if not pool:
             pool = alive if alive and rng.random() < 0.8 else list(range(n))
         targets = tuple(rng.sample(pool, min(count, len(pool))))
-        values = []
-        for ch in a.choices:
-            table = {"role": [r.key for r in scenario.roles], "side": [s.key for s in scenario.sides],
-                     "option": [nm.key for nm in ch.names]}.get(ch.kind)
-            if ch.kind == "variant":
-                item = next(i for i in scenario.items if i.name.key == ch.names[0].key)
-                table = [v.key for v, _ in item.variants]
-            if ch.kind == "player":
-                table = list(range(n))
-            values.append((ch.binds.key, rng.choice(table)))
+        values = [(ch.binds.key, rng.choice(scenario.choice_domain(ch, n))) for ch in a.choices]
         uses.append(BoundUse(a.key, actor, targets, tuple(values), explicit_actor=actor is not None))
     if vote is not None:
         uses.append(vote)

@@ -132,22 +132,9 @@ def _uses(scenario: Scenario, state: State, ability: Ability, actor: int | None)
         except EvalError:
             return  # the rules give no number of targets: a hole, not an obligation
         counts = list(range(1, most + 1)) if ability.target_up_to else [most]
-    domains = [_domain(scenario, ch, n) for ch in ability.choices]
+    domains = [scenario.choice_domain(ch, n) for ch in ability.choices]
     for count in counts:
         for targets in itertools.combinations(range(n), count):
             for values in itertools.product(*domains):
                 named = tuple((ch.binds.key, v) for ch, v in zip(ability.choices, values))
                 yield BoundUse(ability.key, actor, targets, named, explicit_actor=actor is not None)
-
-
-def _domain(scenario: Scenario, choice, n: int) -> list:
-    if choice.kind == "role":
-        return [r.key for r in scenario.roles]
-    if choice.kind == "side":
-        return [s.key for s in scenario.sides]
-    if choice.kind == "option":
-        return [nm.key for nm in choice.names]
-    if choice.kind == "variant":
-        item = next(i for i in scenario.items if i.name.key == choice.names[0].key)
-        return [v.key for v, _ in item.variants]
-    return list(range(n))
