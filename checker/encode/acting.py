@@ -7,11 +7,11 @@ from __future__ import annotations
 from .. import ast, holes
 from ..holes import Hole
 from ..vocabulary import SHIELDS, STATE_WRITES
+from .phase_vars import NONE
 from .blocking import Blocking
 from .passes import Pass
 from .terms import And, Not, Or, Unsupported, View, pick
 
-NONE = -1
 
 # The verbs of an acting step: what the encoding does with each (commit.py applies the state
 # writes), and the verbs it does not encode, with the reason an analysis reports.

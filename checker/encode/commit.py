@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 from .. import ast, holes
 from ..holes import Hole
 from ..vocabulary import STATE_WRITES
+from .phase_vars import NONE
 from .passes import Pass
 from .terms import And, Eq, If, Not, Or, Unsupported, compare_op
 
 if TYPE_CHECKING:
     from .unroll import Game
 
-NONE = -1
 
 
 def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:

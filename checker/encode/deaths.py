@@ -11,10 +11,10 @@ import z3
 from .. import holes
 from ..holes import Hole
 from ..vocabulary import calls, flat
+from .phase_vars import NONE
 from .passes import Pass
 from .terms import And, Eq, If, Implies, Not, Or, compare_op, count_of
 
-NONE = -1
 ROUNDS = 4  # the chain of decisions with `leaves(p)` the encoding follows; longer is a hole
 
 

@@ -9,6 +9,7 @@ from .. import ast, holes
 from ..holes import Hole
 from ..phases import Phase
 from ..vocabulary import STATE_WRITES
+from .phase_vars import NONE
 from .commit import write
 from .passes import Pass
 from .terms import And, Eq, Events, If, Unsupported, View, compare_op
@@ -16,7 +17,6 @@ from .terms import And, Eq, Events, If, Unsupported, View, compare_op
 if TYPE_CHECKING:
     from .unroll import Game
 
-NONE = -1
 
 
 def count_down(game: Game, S: dict, phase: Phase) -> tuple[dict, list]:

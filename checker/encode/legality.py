@@ -15,13 +15,12 @@ from ..holes import Hole
 from ..model import Ability
 from ..phases import Phase, matches
 from ..vocabulary import flat
-from .phase_vars import PhaseVars, Use
+from .phase_vars import NONE, PhaseVars, Use
 from .terms import And, Eq, Events, If, Implies, Not, Or, Unsupported, View, compare_op, count_of, pick
 
 if TYPE_CHECKING:
     from .unroll import Game
 
-NONE = -1
 MAX_OBLIGATION_CANDIDATES = 5000  # candidate uses of a mandatory ability, past which it is unsupported
 
 

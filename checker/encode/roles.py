@@ -23,11 +23,11 @@ import z3
 
 from .. import ast
 from ..vocabulary import flat
+from .phase_vars import NONE
 from .solver import Limits, make_solver
 from . import legality
 from .terms import And, Eq, Events, Implies, Not, Or, Unsupported, View
 
-NONE = -1
 
 
 class FreeEvents(Events):

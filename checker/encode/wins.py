@@ -12,13 +12,12 @@ import z3
 from .. import holes
 from ..holes import Hole
 from ..phases import Phase
-from .phase_vars import PhaseVars
+from .phase_vars import NONE, PhaseVars
 from .terms import And, Events, If, Not, Or, View
 
 if TYPE_CHECKING:
     from .unroll import Game
 
-NONE = -1
 
 
 def _due_states(game: Game, points, st, phase: Phase, pv: PhaseVars):
