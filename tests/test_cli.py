@@ -10,19 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-GOOD = '''scenario tiny "Tiny" { prefix TI }
-side town "Town" town
-side mafia "Mafia" dark
-role boss "Boss" { side mafia }
-role citizen "Citizen" { side town  plain }
-composition 4 { boss, citizen * 3 }
-ability shot { by boss  at night  target where target.alive  effect kill shot }
-kind shot "Shot"
-phases { start intro_night  cycle day, night }
-day { vote majority  tie no_exit }
-win town when alive(mafia) == 0
-win mafia when alive(mafia) >= alive(town)
-'''
+GOOD = (ROOT / "tests" / "fixtures" / "tiny.mafia").read_text(encoding="utf-8")  # a spec with no finding
 
 
 def run(*args, cwd=ROOT):

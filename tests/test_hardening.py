@@ -23,19 +23,7 @@ from mafiacheck.crosscheck import open_questions
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
 
-TINY = '''scenario tiny "Tiny" { prefix TI }
-side town "Town" town
-side mafia "Mafia" dark
-role boss "Boss" { side mafia }
-role citizen "Citizen" { side town  plain }
-composition 4 { boss, citizen * 3 }
-ability shot { by boss  at night  target where target.alive  effect kill shot }
-kind shot "Shot"
-phases { start intro_night  cycle day, night }
-day { vote majority  tie no_exit }
-win town when alive(mafia) == 0
-win mafia when alive(mafia) >= alive(town)
-'''
+TINY = (ROOT / "tests" / "fixtures" / "tiny.mafia").read_text(encoding="utf-8")
 
 
 def main(*argv) -> tuple[int, str, str]:
