@@ -6,6 +6,7 @@ team's one action and a card's one player, and the day's vote."""
 from __future__ import annotations
 
 import itertools
+import math
 from typing import TYPE_CHECKING
 
 import z3
@@ -14,9 +15,9 @@ from .. import ast, holes
 from ..holes import Hole
 from ..model import Ability
 from ..phases import Phase, matches
-from ..vocabulary import flat
+from ..vocabulary import flat, refers_to
 from .phase_vars import NONE, PhaseVars, Use
-from .terms import And, Eq, Events, If, Implies, Not, Or, Unsupported, View, compare_op, count_of, pick
+from .terms import And, Eq, Events, If, Implies, Not, Or, Seats, Unsupported, View, compare_op, count_of, pick
 
 if TYPE_CHECKING:
     from .unroll import Game
@@ -139,33 +140,14 @@ def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> Non
     candidate use is the legality of the use with constants for its choices, so the
     conditions fold; a team's decider is left to the team's own legality."""
     a = u.ability
-    n = game.n
-    counts = [0]
-    if a.target_count is not None:
-        most = len(u.targets)
-        counts = list(range(1, most + 1))
-    domains = [_choice_values(game, ch) for ch in a.choices]
     actor = u.actor
     if a.actor is not None and a.actor.kind == "team":
         # The team's decider, as the interpreter's default actor: the first allowed seat.
         _, allowed = _decider(game, _team(game, a), S)
         actor = game.I(NONE)
-        for seat in range(n - 1, -1, -1):
+        for seat in range(game.n - 1, -1, -1):
             actor = If(allowed(seat), game.I(seat), actor)
-    options = []
-    for count in counts:
-        for targets in itertools.combinations(range(n), count):
-            for values in itertools.product(*domains):
-                if len(options) >= MAX_OBLIGATION_CANDIDATES:
-                    raise Unsupported(f"a mandatory ability with more than "
-                                      f"{MAX_OBLIGATION_CANDIDATES} possible uses", a.span)
-                shadow = Use(a, u.key, game.B(True), actor,
-                             [game.I(t) for t in targets] + [game.I(NONE)] * (len(u.targets) - count),
-                             game.I(count) if u.count is not None else None,
-                             {ch.binds.key: game.I(v) for ch, v in zip(a.choices, values)}, u.moment)
-                conds, _, _ = _legality(game, shadow, pv, S, phase, original=u)
-                options.append(And(conds))
-    legal = Or(options) if options else game.B(False)
+    legal = _some_use_legal(game, u, actor, pv, S, phase)
     team = _team(game, a)
     if team is not None and a.key in team.options:
         # A team's one action: any of its options meets the obligation.
@@ -173,6 +155,90 @@ def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> Non
     else:
         made = u.used
     game.add(Implies(And(pv.active, legal), made))
+
+
+def _some_use_legal(game: Game, u: Use, actor, pv: PhaseVars, S: dict, phase: Phase) -> z3.BoolRef:
+    """Whether some choice of targets and values makes the use legal: the disjunction, over
+    every candidate, of _legality's conditions with the candidate's constants. Who may act
+    and when does not depend on the choices, so it is built once; a target filter or
+    condition that reads neither the other targets nor `targets` is built once per seat and
+    values, not once per candidate (a three-target ability has 165 candidates per seat)."""
+    a = u.ability
+    counts = list(range(1, len(u.targets) + 1)) if a.target_count is not None else [0]
+    domains = [_choice_values(game, ch) for ch in a.choices]
+    total = sum(math.comb(game.n, k) for k in counts) * math.prod(len(d) for d in domains)
+    if total > MAX_OBLIGATION_CANDIDATES:
+        raise Unsupported(f"a mandatory ability with more than {MAX_OBLIGATION_CANDIDATES} possible uses", a.span)
+    base = _shadow(game, u, actor, (), 0, ())
+    who: list = []
+    _who_and_when(game, base, pv, S, phase, u, who)
+    memo: dict = {}
+    options = []
+    for count in counts:
+        for targets in itertools.combinations(range(game.n), count):
+            for values in itertools.product(*domains):
+                shadow = _shadow(game, u, actor, targets, count, values)
+                conds = _candidate_conditions(game, shadow, pv, S, phase, targets, values, memo)
+                options.append(And(conds) if conds else game.B(True))
+    return And(*who, Or(options)) if options else game.B(False)
+
+
+def _shadow(game: Game, u: Use, actor, targets: tuple, count: int, values: tuple) -> Use:
+    """A candidate use standing for u, with constants for its choices (and the environment
+    those constants give, built directly rather than folded from terms)."""
+    a = u.ability
+    most = len(u.targets)
+    shadow = Use(a, u.key, game.B(True), actor,
+                 [game.I(t) for t in targets] + [game.I(NONE)] * (most - len(targets)),
+                 game.I(count) if u.count is not None else None,
+                 {ch.binds.key: game.I(v) for ch, v in zip(a.choices, values)}, u.moment)
+    env = {"actor": actor if actor is not None else game.I(NONE)}
+    if shadow.targets:
+        env["target"] = shadow.targets[0]
+        env["targets"] = Seats([game.B(s in targets) for s in range(game.n)])
+    env.update(shadow.values)
+    shadow.env = env
+    return shadow
+
+
+def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: dict, phase: Phase,
+                          targets: tuple, values: tuple, memo: dict) -> list:
+    """_legality's conditions for a candidate, less who and when (see _some_use_legal). Its
+    choices are constants in range and its targets distinct, so only the number of targets,
+    the filter, the conditions and the limits are left."""
+    a = shadow.ability
+    c = game.compiler
+    env = shadow.env
+    gaps: list = []
+    view = View(game, S, _choice_events(game, pv), {**env, "__holes": gaps})
+    conds: list = []
+    if a.target_count is not None:
+        key = ("count", len(targets), values, targets if _reads_targets(a.target_count) else None)
+        if key not in memo:
+            need = c.value(a.target_count, view)
+            gap = Or(gaps) if gaps else game.B(False)
+            k = len(targets)
+            ok = And(game.B(k >= 1), need >= game.I(k)) if a.target_up_to else need == game.I(k)
+            memo[key] = Or(ok, And(gap, game.B(1 <= k <= len(shadow.targets))))
+        conds.append(memo[key])
+        if a.target_filter is not None:
+            alone = not refers_to(a.target_filter, "targets")
+            for t in targets:
+                key = ("filter", t, values) if alone else ("filter", t, values, targets)
+                if key not in memo:
+                    memo[key] = c.value(a.target_filter, view.with_env(target=game.I(t)))
+                conds.append(memo[key])
+    for i, cond in enumerate(a.conditions):
+        key = ("when", i, values, targets if _reads_targets(cond) else None)
+        if key not in memo:
+            memo[key] = c.value(cond, view)
+        conds.append(memo[key])
+    _limit_conditions(game, shadow, S, phase, env, conds, [])
+    return conds
+
+
+def _reads_targets(tree) -> bool:
+    return refers_to(tree, "targets") or refers_to(tree, "target")
 
 
 def _choice_values(game: Game, c) -> list[int]:
