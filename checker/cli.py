@@ -46,8 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--select", default=None,
                        help="comma-separated analysis kinds to run (default: all): " + ", ".join(ANALYSES))
     check.add_argument("--bound", type=int, default=None, metavar="K",
-                       help="rounds (a day and a night) after the opening phases to search (default 1: "
-                            "the first night and day, where most holes show; raise it to look further)")
+                       help="search exactly K rounds (a day and a night) after the opening phases "
+                            "(default: one round, and what no game of it answers in games up to 3 "
+                            "rounds)")
     check.add_argument("--timeout", type=float, default=None, metavar="S",
                        help="seconds per solver question (default 300); a timeout is inconclusive. "
                             "Questions are bounded first by a resource limit, which is the same on "
@@ -136,7 +137,7 @@ class CheckPlan:
 
 def plan_check(args) -> CheckPlan:
     """Merge flags, configuration and defaults; SpecError (exit 2) on a bad value."""
-    from .analyses.encoded import Options
+    from .analyses.encoded import DEFAULT_DEPTH, Options
 
     def bad(message):
         return SpecError([Diagnostic(message, None, "mafiacheck")])
@@ -151,12 +152,15 @@ def plan_check(args) -> CheckPlan:
     else:
         select = conf.select or tuple(ANALYSES)
     bound = args.bound if args.bound is not None else (conf.bound or 1)
+    # A bound given is searched exactly; by default, what no game of one round answers is
+    # asked of longer games (Options.deepen_to).
+    deepen_to = bound if (args.bound is not None or conf.bound) else DEFAULT_DEPTH
     if not 1 <= bound <= limits.MAX_BOUND:
         raise bad(f"--bound must be between 1 and {limits.MAX_BOUND}")
     timeout, rlimit = solver_limits(args, conf.timeout, conf.rlimit)
     exclude = conf.exclude + tuple(p.strip() for arg in getattr(args, "exclude", []) or []
                                    for p in arg.split(",") if p.strip())
-    return CheckPlan(select, Options(bound=bound, timeout=timeout, rlimit=rlimit), conf.severity,
+    return CheckPlan(select, Options(bound=bound, deepen_to=deepen_to, timeout=timeout, rlimit=rlimit), conf.severity,
                      args.baseline or conf.baseline, exclude)
 
 

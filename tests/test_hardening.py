@@ -144,14 +144,33 @@ def test_ask_rejects_unusable_limits():
     assert code == cli.EXIT_INPUT and "--timeout must be" in err
 
 
-def test_internal_error_in_an_analysis_is_not_inconclusive(tmp_path):
-    text = (SPECS / "gangster.mafia").read_text(encoding="utf-8")
-    assert "candidates on day 1 " in text
-    path = spec_file(tmp_path, text.replace("candidates on day 1 ", "candidates on day 100 "))
-    code, out, err = main("check", path, "--no-config", "--select", "setup,unreachable-win")
+def test_internal_error_in_an_analysis_is_not_inconclusive(monkeypatch):
+    from mafiacheck.analyses import unreachable_win
+
+    def broken(*args, **kwargs):
+        raise ValueError("no generic phase found")
+    monkeypatch.setattr(unreachable_win, "analyse", broken)
+    code, out, err = main("check", SPECS / "gangster.mafia", "--no-config", "--select", "setup,unreachable-win")
     assert code == cli.EXIT_INTERNAL == 4, out + err
     assert "error[MC900] internal: internal error in the unreachable-win analysis" in out
     assert "MC200" not in out
+
+
+def test_a_phase_number_far_ahead_is_no_internal_error(tmp_path):
+    """`candidates on day 100` once made the induction proofs' search for the phase past every
+    number the spec names give up after 64 phases, an internal error (MC900)."""
+    from mafiacheck.encode.induction import generic_from
+    from mafiacheck.pipeline import load
+
+    text = (SPECS / "gangster.mafia").read_text(encoding="utf-8")
+    assert "candidates on day 1 " in text
+    path = spec_file(tmp_path, text.replace("candidates on day 1 ", "candidates on day 100 "))
+    sc = load(str(path))
+    comp = next(c for c in sc.compositions if c.total == c.players)
+    g = generic_from(sc, comp.seats(), 0)
+    assert g > 198  # day 100 is phase 199 or later
+    code, out, err = main("check", path, "--no-config", "--select", "setup,unreachable-win", "--bound", "1")
+    assert code in (0, 1) and "MC900" not in out, out + err
 
 
 def test_internal_error_outside_analyses_has_its_own_exit_code(monkeypatch):

@@ -37,19 +37,21 @@ def analyse(scenario, encodings) -> list[Finding]:
 
 
 def _first(enc, a, kind: str) -> Finding | None:
-    def mutual_at(t):
-        return [c for c, ability, k in enc.game.vars[t].mutual if ability.key == a.key and k == kind]
-    if not any(mutual_at(t) for t in range(len(enc.game.vars))):
+    def mutual_at(e, t):
+        return [c for c, ability, k in e.game.vars[t].mutual if ability.key == a.key and k == kind]
+    deepest = enc.deepest()
+    if not any(mutual_at(deepest, t) for t in range(len(deepest.game.vars))):
         return None  # never two holders at once
-    status, t, result = enc.first_after_clean(mutual_at)
+    found = enc.search_after_clean(mutual_at)
     what = "several consistent readings" if kind == "several" else "no consistent reading"
-    if status == "unsat":
+    if found.status == "unsat":
         return None
-    if status == "unknown":
+    if found.status == "unknown":
         return enc.inconclusive(f"whether uses of {a.display} that block each other can have {what}",
-                                f"the solver gave up ({result.reason})", a.name_span or a.span)
+                                f"the solver gave up ({found.result.reason})", a.name_span or a.span)
+    enc, t = found.enc, found.t
     phase = enc.game.phases[t]
-    w = enc.witness(result, t, f"uses of {a.display} that block each other")
+    w = enc.witness(found.result, t, f"uses of {a.display} that block each other")
     if not _mutual_holes(w.answer.outcomes if w.answer else [], a):
         return enc.inconclusive(
             f"uses of {a.display} that block each other on {phase} with {what}",

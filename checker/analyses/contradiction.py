@@ -16,29 +16,30 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         if enc.error:
             out.append(enc.unsupported("whether rules contradict each other"))
             continue
-        game = enc.game
         pairs = []
-        for pv in game.vars:
+        for pv in enc.deepest().game.vars:
             for cond, seat, leave_rule, stay_rule in pv.contradictions:
                 if (leave_rule, stay_rule) not in pairs:
                     pairs.append((leave_rule, stay_rule))
         for pair in pairs:
             if pair in seen:
                 continue
-            status, t, result = enc.first_after_clean(
-                lambda t, pair=pair: [c for c, s, a, b in game.vars[t].contradictions if (a, b) == pair])
-            if status == "unknown":
+            found = enc.search_after_clean(
+                lambda e, t, pair=pair: [c for c, s, a, b in e.game.vars[t].contradictions if (a, b) == pair])
+            if found.status == "unknown":
                 out.append(enc.inconclusive(f"whether rules {pair[0]} and {pair[1]} clash",
-                                            f"the solver gave up ({result.reason})"))
+                                            f"the solver gave up ({found.result.reason})"))
                 continue
-            if status != "sat":
+            if found.status != "sat":
                 continue
-            w = enc.witness(result, t, f"{pair[0]} against {pair[1]}")
+            at, t = found.enc, found.t
+            game = at.game
+            w = at.witness(found.result, t, f"{pair[0]} against {pair[1]}")
             # The replay must show this very pair of rules clashing, not just any clash.
             confirmed = any(h.kind == holes.CONTRADICTION and (h.source, h.other) == pair
                             for o in w.answer.outcomes for h in o.holes)
             if not confirmed:
-                out.append(enc.inconclusive(f"rules {pair[0]} and {pair[1]}",
+                out.append(at.inconclusive(f"rules {pair[0]} and {pair[1]}",
                                             "internal error: the solver's game did not replay", witness=w))
                 continue
             seen.add(pair)
@@ -49,8 +50,8 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                                       [r.id for r in (stay.cites if stay else ())]))
             out.append(Finding(c.code, c.kind, c.severity,
                                f"rule {pair[0]} says a player leaves and rule {pair[1]} says they stay, "
-                               f"and neither overrides the other (reached at {game.phases[t]}, {enc.where})",
+                               f"and neither overrides the other (reached at {game.phases[t]}, {at.where})",
                                primary.span if primary else scenario.span,
                                (Related(f"rule {pair[1]}", stay.span),) if stay and leave else (),
-                               ids, enc.witness_json(w)))
+                               ids, at.witness_json(w)))
     return out

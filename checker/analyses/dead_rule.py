@@ -14,35 +14,37 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     if any(e.error for e in encodings):
         return [e.unsupported("which abilities and rules can apply") for e in encodings if e.error][:1]
-    live_abilities, live_rules = set(), set()
-    undecided = set()
+    live: set = set()
+    undecided: set = set()
+    reached = []  # per composition, the deepest encoding searched, and why not deeper
     for enc in encodings:
-        game = enc.game
-        # Ask for a game that uses any ability not yet seen used; every ability the answer
-        # uses is live. Repeat until no game uses a new one: few questions, not one each.
-        conds = {}
-        for pv in game.vars:
-            for u in pv.uses:
-                conds.setdefault(("ability", u.ability.key), []).append(u.used)
-            for name, c in pv.rule_hits:
-                conds.setdefault(("rule", name), []).append(c)
-        live = {("ability", k) for k in live_abilities} | {("rule", k) for k in live_rules}
-        while True:
-            pending = {k: z3.Or(v) for k, v in conds.items() if k not in live}
-            if not pending:
+        seen = set(live)
+        newly, undecided_here, start = _live(enc, seen, 0)
+        seen |= newly
+        undecided |= undecided_here
+        deepest, short = enc, None
+        # What no game of these rounds uses is asked of longer games (their later phases).
+        while not undecided_here and _pending(deepest, seen) and deepest.options.bound < enc.depth_limit:
+            longer = enc.at_bound(deepest.options.bound + 1)
+            if isinstance(longer, str):
+                short = longer
                 break
-            result = enc.ask(z3.Or(list(pending.values())), fast=True)
-            if result.status == "unsat":
+            start = len(deepest.game.vars)
+            newly, undecided_deeper, _ = _live(longer, seen, start)
+            if undecided_deeper:
+                short = f"a game of {longer.options.bound} rounds: the solver gave up"
                 break
-            if result.status == "unknown":
-                undecided.update(pending)
-                break
-            newly = {k for k, c in pending.items()
-                     if z3.is_true(result.model.eval(c, model_completion=True))}
-            live |= newly
-        live_abilities |= {k for kind, k in live if kind == "ability"}
-        live_rules |= {k for kind, k in live if kind == "rule"}
+            seen |= newly
+            deepest = longer
+        live |= seen
+        reached.append((deepest, short))
+    encodings = [e for e, _ in reached]
+    shorts = [s for _, s in reached if s]
+    live_abilities = {k for kind, k in live if kind == "ability"}
+    live_rules = {k for kind, k in live if kind == "rule"}
     where = "; ".join(e.where for e in encodings)
+    if shorts:
+        where += f"; a longer game was not searched ({shorts[0]})"
     for a in scenario.abilities:
         if a.key in live_abilities:
             continue
@@ -51,7 +53,8 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             continue
         c = registry.CODES[registry.DEAD_ABILITY]
         out.append(Finding(c.code, c.kind, c.severity,
-                           f"ability {a.display} can never be used ({where})", a.name_span or a.span,
+                           f"ability {a.display} can never be used ({where}){_proof(encodings, ('ability', a.key))}",
+                           a.name_span or a.span,
                            rules=tuple(dict.fromkeys(r.id for r in a.clause_cites + a.cites))))
     for rule in scenario.rules:
         if rule.name.key in live_rules:
@@ -66,6 +69,68 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             continue
         c = registry.CODES[registry.DEAD_RULE]
         out.append(Finding(c.code, c.kind, c.severity,
-                           f"rule {rule.name.text} can never apply ({where})", rule.name.span or rule.span,
+                           f"rule {rule.name.text} can never apply ({where}){_proof(encodings, ('rule', rule.name.key))}",
+                           rule.name.span or rule.span,
                            rules=tuple(r.id for r in rule.cites)))
     return out
+
+
+def _proof(encodings: list[Encoded], key) -> str:
+    """What k-induction (encode/induction.py) adds to the bounded verdict: that it holds for
+    games of every length, or why no proof was found."""
+    from ..encode.induction import prove_absent
+    from ..encode.terms import Unsupported
+
+    def event(game, i):
+        pv = game.vars[i]
+        conds = [u.used for u in pv.uses if ("ability", u.ability.key) == key]
+        conds += [c for name, c in pv.rule_hits if ("rule", name) == key]
+        return [z3.Or(conds) if conds else z3.BoolVal(False, game.ctx)]
+    depths = []
+    for enc in encodings:
+        try:
+            status, k, why = prove_absent(enc, event, what="it", clean_before=False)
+        except Unsupported as exc:
+            return f"; no proof for every length (the induction step does not support {exc})"
+        if status == "unknown":
+            return f"; no proof for every length (the solver gave up on the induction step ({why}))"
+        if status != "proved":
+            return f"; no proof for every length ({why})"
+        depths.append(k)
+    k = max(depths)
+    return f"; induction over {k} phase{'s' if k != 1 else ''} rules out every longer game"
+
+
+def _conditions(enc: Encoded, start: int) -> dict:
+    """(kind, key) -> the conditions, phase by phase from `start`, that the ability is used
+    or the exit rule applies."""
+    conds: dict = {}
+    for pv in enc.game.vars[start:]:
+        for u in pv.uses:
+            conds.setdefault(("ability", u.ability.key), []).append(u.used)
+        for name, c in pv.rule_hits:
+            conds.setdefault(("rule", name), []).append(c)
+    return conds
+
+
+def _pending(enc: Encoded, live: set) -> bool:
+    return any(k not in live for k in _conditions(enc, 0))
+
+
+def _live(enc: Encoded, known: set, start: int) -> tuple[set, set, int]:
+    """What a game of the encoding uses, from phase `start` on, among what is not known to be
+    live: (live, undecided, start). One question for a game that uses anything not yet seen
+    used; every ability the answer uses is live. Repeated until no game uses a new one: few
+    questions, not one each."""
+    conds = _conditions(enc, start)
+    live: set = set()
+    while True:
+        pending = {k: z3.Or(v) for k, v in conds.items() if k not in known and k not in live}
+        if not pending:
+            return live, set(), start
+        result = enc.ask(z3.Or(list(pending.values())), fast=True)
+        if result.status == "unsat":
+            return live, set(), start
+        if result.status == "unknown":
+            return live, set(pending), start
+        live |= {k for k, c in pending.items() if z3.is_true(result.model.eval(c, model_completion=True))}

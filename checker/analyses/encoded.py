@@ -4,7 +4,8 @@ asked many questions through the solver factory."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable
 
 import z3
 
@@ -18,9 +19,17 @@ from ..findings import Finding, Related
 from ..model import Composition, Scenario
 
 
+# How deep the default check searches: a question no game of the first rounds answers is
+# asked again of a game one round longer, up to this many rounds (`--bound K` searches
+# exactly K). Past three rounds the unanswered questions of the largest bundled spec cost
+# minutes; the depth reached is in every finding that holds only within it.
+DEFAULT_DEPTH = 3
+
+
 @dataclass
 class Options:
     bound: int = 1  # rounds (a day and a night) after the opening phases
+    deepen_to: int = DEFAULT_DEPTH  # rounds a question no game answers is asked to, at most
     # The resource limit is what bounds a question: it counts solver work, so the same
     # question gives the same answer on any machine. The timeout is only a safety net.
     timeout: float = 300.0
@@ -31,6 +40,24 @@ class Options:
     preprocess: bool = False
 
 
+@dataclass(frozen=True)
+class Search:
+    """The answer to a question searched in ever longer games: ("sat", the phase, the model,
+    the encoding it was found in), or "unsat"/"unknown" with the deepest encoding where
+    no game answers. `gave_up`: why a longer game could not be asked (the solver gave up,
+    or the longer game is not fully encoded), when the search stopped short of its depth."""
+
+    status: str
+    t: int | None
+    result: Result | None
+    enc: "Encoded"
+    gave_up: str | None = None
+
+    @property
+    def depth(self) -> int:
+        return self.enc.options.bound
+
+
 class Encoded:
     def __init__(self, scenario: Scenario, composition: Composition, options: Options):
         self.sc = scenario
@@ -38,6 +65,7 @@ class Encoded:
         self.options = options
         self.error: Unsupported | None = None
         self.game: Game | None = None
+        self.deeper: dict[int, Encoded | str] = {}  # shared by the encodings of one composition
         try:
             from ..evaluate import initial_state
             from ..phases import start_phases
@@ -66,6 +94,64 @@ class Encoded:
                     self._unfollowed = f"{why}, and {self.game.restricted}"
                     break
         return self._unfollowed
+
+    @property
+    def depth_limit(self) -> int:
+        return max(self.options.bound, self.options.deepen_to)
+
+    def at_bound(self, bound: int) -> Encoded | str:
+        """The same composition encoded to `bound` rounds (built once, shared by every
+        analysis), or why it cannot be asked: the encoding lacks a construct, or it leaves
+        out some play two holders make (Encoded.unfollowed)."""
+        if bound == self.options.bound:
+            return self
+        if bound not in self.deeper:
+            enc = Encoded(self.sc, self.comp, replace(self.options, bound=bound))
+            enc.deeper = self.deeper
+            why = f"the encoding does not support {enc.error}" if enc.error else enc.unfollowed()
+            self.deeper[bound] = why if why else enc
+        return self.deeper[bound]
+
+    def deepest(self) -> Encoded:
+        """The longest game a search can ask: events that only later phases can show (a rule
+        of night 2) are listed from it."""
+        enc = self
+        for bound in range(self.options.bound + 1, self.depth_limit + 1):
+            longer = self.at_bound(bound)
+            if isinstance(longer, str):
+                break
+            enc = longer
+        return enc
+
+    def search_after_clean(self, conditions_at: Callable[[Encoded, int], list]) -> Search:
+        """`search` for the earliest phase where one of conditions_at(enc, t) holds, after a
+        game the rules decide up to it (as first_after_clean)."""
+        def goal(enc, t):
+            here = conditions_at(enc, t)
+            if not here:
+                return [z3.BoolVal(False, enc.game.ctx)]
+            return [z3.Or(here), enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, enc.game.ctx)]
+        return self.search(goal, quiet=True)
+
+    def search(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
+               quiet: bool = False) -> Search:
+        """`first`, in ever longer games: a goal no game of this encoding's rounds reaches is
+        asked of a game one round longer (its later phases only: the earlier ones are the
+        same game), up to the depth of Options.deepen_to. goal_at(enc, t): the goal at phase
+        t of that encoding's game."""
+        status, t, result = self.first(lambda t: goal_at(self, t), fast, quiet)
+        found = Search(status, t, result, self)
+        while found.status == "unsat" and found.depth < self.depth_limit:
+            longer = self.at_bound(found.depth + 1)
+            if isinstance(longer, str):
+                return replace(found, gave_up=longer)
+            start = len(found.enc.game.vars)
+            status, t, result = longer.first(lambda t, e=longer: goal_at(e, t), fast, quiet, start=start)
+            if status == "unknown":
+                return replace(found, gave_up=f"a game of {longer.options.bound} rounds: the solver gave up "
+                                              f"({result.reason})")
+            found = Search(status, t, result, longer)
+        return found
 
     def _two_holders(self, ability) -> str | None:
         ids = self.game.ids.roles
@@ -147,20 +233,23 @@ class Encoded:
             self._arithmetic.add(self.game.constraints)
         return self._arithmetic
 
-    def first(self, goal_at, fast: bool = False, quiet: bool = False) -> tuple[str, int | None, Result | None]:
-        """The earliest phase t where goal_at(t) can hold: ("sat", t, result) with the shortest
-        game, ("unsat", None, None) within the bound, or ("unknown", None, result).
+    def first(self, goal_at, fast: bool = False, quiet: bool = False,
+              start: int = 0) -> tuple[str, int | None, Result | None]:
+        """The earliest phase t >= start where goal_at(t) can hold: ("sat", t, result) with
+        the shortest game, ("unsat", None, None) within the bound, or ("unknown", None, result).
 
         The whole bound is asked first, so a goal no game reaches costs one question; only a
         reachable goal is narrowed down to its earliest phase."""
         T = len(self.game.vars)
-        goals = [z3.And(*_flat(goal_at(t))) for t in range(T)]
-        overall = self.ask(z3.Or(goals), fast=fast)
+        goals = {t: z3.And(*_flat(goal_at(t))) for t in range(start, T)}
+        if not goals:
+            return "unsat", None, None
+        overall = self.ask(z3.Or(list(goals.values())), fast=fast)
         if overall.status != "sat":
             return overall.status, None, (overall if overall.status == "unknown" else None)
-        latest = next(t for t in range(T) if z3.is_true(overall.model.eval(goals[t], model_completion=True)))
+        latest = next(t for t in goals if z3.is_true(overall.model.eval(goals[t], model_completion=True)))
         best = (latest, overall)
-        for t in range(latest):
+        for t in range(start, latest):
             result = self.ask(goals[t], fast=fast)
             if result.status == "sat":
                 best = (t, result)

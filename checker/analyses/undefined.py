@@ -15,9 +15,8 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         if enc.error:
             out.append(enc.unsupported("whether the rules leave a situation undecided"))
             continue
-        game = enc.game
         reasons: list[Hole] = []
-        for pv in game.vars:
+        for pv in enc.deepest().game.vars:
             for cond, hole in pv.undefined:
                 if hole not in reasons:
                     reasons.append(hole)
@@ -25,23 +24,26 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             why = hole.message
             if why in seen:
                 continue
-            status, t, result = enc.first_after_clean(
-                lambda t, hole=hole: [c for c, h in game.vars[t].undefined if h == hole])
-            if status == "unknown":
-                out.append(enc.inconclusive(f"whether '{why}' can happen", f"the solver gave up ({result.reason})"))
+            found = enc.search_after_clean(
+                lambda e, t, hole=hole: [c for c, h in e.game.vars[t].undefined if h == hole])
+            if found.status == "unknown":
+                out.append(enc.inconclusive(f"whether '{why}' can happen",
+                                            f"the solver gave up ({found.result.reason})"))
                 continue
-            if status != "sat":
+            if found.status != "sat":
                 continue
-            w = enc.witness(result, t, why)
+            at, t = found.enc, found.t
+            game = at.game
+            w = at.witness(found.result, t, why)
             if w.answer.verdict not in ("undefined", "ambiguous"):
-                out.append(enc.inconclusive(f"'{why}'", "internal error: the solver's game did not replay", witness=w))
+                out.append(at.inconclusive(f"'{why}'", "internal error: the solver's game did not replay", witness=w))
                 continue
             seen.add(why)
             c = registry.CODES[registry.UNDEFINED]
             span, rules = _where(scenario, hole)
             out.append(Finding(c.code, c.kind, c.severity,
-                               f"the rules do not decide {why} (reached at {game.phases[t]}, {enc.where})",
-                               span, rules=rules, witness=enc.witness_json(w)))
+                               f"the rules do not decide {why} (reached at {game.phases[t]}, {at.where})",
+                               span, rules=rules, witness=at.witness_json(w)))
     return out
 
 

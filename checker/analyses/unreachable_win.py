@@ -13,42 +13,48 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         side = scenario.side_by_key[win_side]
         win = next(w for w in scenario.wins if w.side.key == win_side)
         verdicts = []
+        searched = []
         for enc in encodings:
             if enc.error:
                 out.append(enc.unsupported(f"whether {side.display} can win"))
                 verdicts.append("unsupported")
                 continue
             sid = enc.game.ids.sides.index(win_side)
-            status, t, result = enc.first(
-                lambda t, enc=enc, sid=sid: [enc.game.states[t + 1]["winner"] == sid, enc.clean_until(t)],
-                fast=True)
-            if status == "unknown":
-                out.append(enc.inconclusive(f"whether {side.display} can win", f"the solver gave up ({result.reason})",
-                                            win.span))
-            verdicts.append(status)
+            found = enc.search(
+                lambda e, t, sid=sid: [e.game.states[t + 1]["winner"] == sid, e.clean_until(t)], fast=True)
+            if found.status == "unknown":
+                out.append(enc.inconclusive(f"whether {side.display} can win",
+                                            f"the solver gave up ({found.result.reason})", win.span))
+            verdicts.append(found.status)
+            searched.append(found)
         if verdicts and all(v == "unsat" for v in verdicts):
-            c = registry.CODES[registry.UNREACHABLE_WIN]
-            where = "; ".join(e.where for e in encodings)
-            proofs = [_prove(enc, win_side) for enc in encodings]
-            if all(status == "proved" for status, _, _ in proofs):
-                depth = max(k for _, k, _ in proofs)
-                comps = ", ".join(str(e.comp.players) for e in encodings)
-                # Proved for every length: a side that can never win is a defect of the
-                # rulebook, not a matter of the bound, so it is an error.
-                out.append(Finding(c.code, c.kind, "error",
-                                   f"{side.display} cannot win in any game the rules decide, of any "
-                                   f"length (composition {comps}, default settings: none within "
-                                   f"{_rounds(encodings[0])}, and induction over {depth} phase"
-                                   f"{'s' if depth != 1 else ''} rules out every later one)",
-                                   win.span, rules=tuple(r.id for r in win.cites)))
-                continue
-            why = next((reason for status, _, reason in proofs if status != "proved"), None)
-            note = f"; no proof for every length ({why})" if why else ""
-            out.append(Finding(c.code, c.kind, c.severity,
-                               f"{side.display} cannot win in any game the rules decide within the bound "
-                               f"({where}); longer games were not searched{note}",
-                               win.span, rules=tuple(r.id for r in win.cites)))
+            out.append(_finding(side, win, win_side, searched))
     return out
+
+
+def _finding(side, win, win_side: str, searched) -> Finding:
+    c = registry.CODES[registry.UNREACHABLE_WIN]
+    proofs = [_prove(found.enc, win_side) for found in searched]
+    if all(status == "proved" for status, _, _ in proofs):
+        depth = max(k for _, k, _ in proofs)
+        comps = ", ".join(str(f.enc.comp.players) for f in searched)
+        # Proved for every length: a side that can never win is a defect of the
+        # rulebook, not a matter of the bound, so it is an error.
+        return Finding(c.code, c.kind, "error",
+                       f"{side.display} cannot win in any game the rules decide, of any "
+                       f"length (composition {comps}, default settings: none within "
+                       f"{_rounds(searched[0].enc)}, and induction over {depth} phase"
+                       f"{'s' if depth != 1 else ''} rules out every later one)",
+                       win.span, rules=tuple(r.id for r in win.cites))
+    where = "; ".join(f.enc.where for f in searched)
+    why = next((reason for status, _, reason in proofs if status != "proved"), None)
+    note = f"; no proof for every length ({why})" if why else ""
+    short = next((f.gave_up for f in searched if f.gave_up), None)
+    stop = f"; a longer game was not searched ({short})" if short else "; longer games were not searched"
+    return Finding(c.code, c.kind, c.severity,
+                   f"{side.display} cannot win in any game the rules decide within the bound "
+                   f"({where}){stop}{note}",
+                   win.span, rules=tuple(r.id for r in win.cites))
 
 
 def _prove(enc: Encoded, side: str):

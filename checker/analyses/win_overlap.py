@@ -15,19 +15,15 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         if enc.error:
             out.append(enc.unsupported("whether two sides can win at once"))
             continue
-        game = enc.game
-
-        def goal(t):
-            before = enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)
-            pv = game.vars[t]
-            gaps = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
-            return [pv.overlap, before] + gaps
-        status, t, result = enc.first(goal, quiet=True)
-        if status == "unknown":
-            out.append(enc.inconclusive("whether two sides can win at once", f"the solver gave up ({result.reason})"))
-        if status != "sat":
+        found = enc.search(_goal, quiet=True)
+        if found.status == "unknown":
+            out.append(enc.inconclusive("whether two sides can win at once",
+                                        f"the solver gave up ({found.result.reason})"))
+        if found.status != "sat":
             continue
-        w = enc.witness(result, t, "two sides win at once")
+        enc, t = found.enc, found.t
+        game = enc.game
+        w = enc.witness(found.result, t, "two sides win at once")
         overlaps = [h for o in w.answer.outcomes for h in o.holes if h.kind == holes.OVERLAP]
         if not overlaps:
             out.append(enc.inconclusive("a win overlap", "internal error: the solver's game did not replay", witness=w))
@@ -40,3 +36,12 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                            tuple(r.id for win in scenario.wins for r in win.cites),
                            enc.witness_json(w)))
     return out
+
+
+def _goal(enc: Encoded, t: int) -> list:
+    """Two sides' conditions hold after phase t, in a game the rules decide up to it."""
+    game = enc.game
+    before = enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)
+    pv = game.vars[t]
+    gaps = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
+    return [pv.overlap if pv.overlap is not None else z3.BoolVal(False, game.ctx), before] + gaps

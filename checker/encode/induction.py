@@ -127,11 +127,14 @@ def generic_from(scenario, seats, index: int) -> int:
     state0 = initial_state(scenario, seats)
     cycle = scenario.phases.cycle
     top = _numbers(scenario)
-    seq = sequence(scenario, state0, index + 64)
-    for g in range(index, len(seq)):
+    # Past the opening phases, each cycle numbers its phases once: `top` cycles past the
+    # opening reach every number, and a cycle more shows that they stay alike.
+    seq = sequence(scenario, state0, index + (top + 2) * len(cycle) + 64)
+    for g in range(index, len(seq) - len(cycle)):
         if all(p.kind in cycle and p.number > top for p in seq[g:]):
             return g
-    raise ValueError("no generic phase found")
+    raise ValueError(f"no phase past every phase number the spec names (up to {top}) within "
+                     f"{len(seq)} phases")
 
 
 def clean(pv) -> list:
@@ -191,6 +194,24 @@ def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | No
     that the bounded search found no such game within the encoding's L phases.
 
     ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
+    def event(game, i):
+        return [game.states[i + 1]["winner"] == sid] + clean(game.vars[i])
+    return prove_absent(enc, event, kmax, what="the win")
+
+
+def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
+                 clean_before: bool = True) -> tuple[str, int | None, str | None]:
+    """k-induction: whether an event no game of the encoding's L phases shows (event_at(game,
+    i): the conditions of the event at phase i of `game`, a list joined by `and`) can never
+    happen, in a game the rules decide, of any length.
+
+    The base case is the bounded search. The step takes any well-formed state where nobody
+    has won, k-1 phases the rules decide without the event, and asks for the event in the
+    next phase; windows start at every phase index from L-k+1 up to one cycle past the point
+    where phases are all alike (generic_from), so every later phase is covered.
+    `clean_before`: the bounded search asked only for games the rules decide up to the
+    event, so the window's earlier phases may be taken as decided too.
+    ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
     sc = enc.sc
     if mentions_round(sc):
         return "open", None, "the spec reads `round`, so later phases are not all alike"
@@ -200,8 +221,6 @@ def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | No
     strengthen = wins_checked_always(sc)
     last_reason = "no induction depth up to %d closes" % kmax
     for k in range(1, kmax + 1):
-        if L - k + 1 < 0:
-            break
         starts = list(range(max(L - k + 1, 0), max(g, L - k + 1) + period))
         proved = True
         for j in starts:
@@ -209,15 +228,16 @@ def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | No
             pre = [game.states[0]["winner"] == NONE]
             if strengthen:
                 pre.append(no_win_holds(game, game.states[0]))
-            for i in range(k):
-                pre.append(game.states[i]["winner"] != sid)
-                pre += clean(game.vars[i])
-            result = ask(solver, *pre, game.states[k]["winner"] == sid)
+            for i in range(k - 1):
+                pre.append(z3.Not(z3.And(event_at(game, i))))
+                if clean_before:
+                    pre += clean(game.vars[i])
+            result = ask(solver, *pre, *event_at(game, k - 1))
             if result.status == "unknown":
                 return "unknown", None, result.reason
             if result.status == "sat":
                 proved = False
-                last_reason = f"a well-formed state the search cannot rule out leads to the win " \
+                last_reason = f"a well-formed state the search cannot rule out leads to {what} " \
                               f"({game.phases[k - 1]})"
                 break
         if proved:
