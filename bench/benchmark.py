@@ -316,29 +316,13 @@ def load_anchors(path: Path):
 
 
 def core_queries(kmax):
-    """The 30 questions as one query file. (a) and (b) are `can winner SIDE within k`: with one
-    opening phase (the intro night), `within k` is 2k phases from the start, which is exactly
-    the anchors' k rounds (intro night, day 1, night 1, …, night k-1, day k). (c) cannot be
-    said in the query language (its goals are `winner SIDE`, `stays P`, `leaves P`; none says
-    "nobody has won"): its queries are written as (a) and asked with the goal replaced by the
-    benchmark (unfinished_goal)."""
-    side = {"a": "town", "b": "mafia", "c": "town"}
-    return "".join(f'query {q}_{k} "{LFL[q]}, k = {k}" {{ can winner {side[q]} within {k} }}\n'
+    """The 30 questions as one query file. (a) and (b) are `can winner SIDE within k`, (c) is
+    `can winner none within k` (a game nobody has won after its k rounds): with one opening
+    phase (the intro night), `within k` is 2k phases from the start, which is exactly the
+    anchors' k rounds (intro night, day 1, night 1, …, night k-1, day k)."""
+    goal = {"a": "winner town", "b": "winner mafia", "c": "winner none"}
+    return "".join(f'query {q}_{k} "{LFL[q]}, k = {k}" {{ can {goal[q]} within {k} }}\n'
                    for k in range(1, kmax + 1) for q in LFL)
-
-
-@contextlib.contextmanager
-def unfinished_goal():
-    """Question (c) through answer_open, with its goal "after the last phase nobody has won"
-    (the winner of a state is kept once set, so this is "nobody won in any phase")."""
-    from mafiacheck.crosscheck import open_questions
-
-    original = open_questions._goal
-    open_questions._goal = lambda game, question, bound: game.states[-1]["winner"] == NONE
-    try:
-        yield
-    finally:
-        open_questions._goal = original
 
 
 def ours_pass(scenario, source, queries, kmax):
@@ -351,8 +335,7 @@ def ours_pass(scenario, source, queries, kmax):
         q, k = query.name.text.split("_")
         k = int(k)
         t0 = time.perf_counter()
-        with unfinished_goal() if q == "c" else contextlib.nullcontext():
-            ((answer, *_),) = answer_all(scenario, source, [query])
+        ((answer, *_),) = answer_all(scenario, source, [query])
         dt = time.perf_counter() - t0
         problem = None
         if answer.verdict == "yes":
@@ -478,9 +461,9 @@ def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
         passes.append((ours, peers_pass(run, kmax)))
         shared.append((reuse_estimate(kmax), reuse_estimate(kmax, implied=True)))
 
-    expressible = "".join(line + "\n" for line in text.splitlines() if not line.startswith("query c_"))
+    expressible = text
     with tempfile.TemporaryDirectory() as tmp:
-        qfile = Path(tmp) / "core_ab.query"
+        qfile = Path(tmp) / "core.query"
         qfile.write_text(expressible, encoding="utf-8")
         single = Path(tmp) / "core_one.query"
         single.write_text(expressible.splitlines()[0] + "\n", encoding="utf-8")
@@ -502,7 +485,7 @@ def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
             for (k, q), (verdict, _) in answers.items():
                 if verdict != passes[0][0][k, q][0]:
                     problems.append(f"pass {i} k={k} ({q}): {label} encoding answers {verdict}")
-    ab = [(k, q) for k in range(1, kmax + 1) for q in "ab"]
+    ab = [(k, q) for k in range(1, kmax + 1) for q in LFL]
     for i, (_, verdicts, r) in enumerate(cli, 1):
         want = [passes[0][0][key][0] for key in ab]
         if verdicts != want:
@@ -536,9 +519,8 @@ def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
     print(f"ours in one process: loading the spec {load_s:.2f} s (parse, resolve), then the {3 * kmax} questions "
           f"{tot['ours']:.2f} s = {(load_s + tot['ours']) / tot['clingo']:.0f}x clingo's {tot['clingo']:.3f} s "
           f"(target: 3x)")
-    print(f"`mafiacheck ask {CORE.relative_to(ROOT)} FILE` end to end, a fresh process: the {2 * kmax} questions "
-          f"(a)(b) {med(d for d, *_ in cli):.2f} s; one question (k = 1, (a)) {med(cli_one):.2f} s "
-          f"((c) has no query form, see core_queries)")
+    print(f"`mafiacheck ask {CORE.relative_to(ROOT)} FILE` end to end, a fresh process: the {3 * kmax} questions "
+          f"{med(d for d, *_ in cli):.2f} s; one question (k = 1, (a)) {med(cli_one):.2f} s")
     rows, sums = [], [0.0] * 4
     for k in range(1, kmax + 1):
         cells = [sum(m("ours", k, q) for q in LFL), sum(m("clingo", k, q) for q in LFL)]
@@ -624,7 +606,7 @@ def profile_ask(kmax=10, runs=3):
             q, k = query.name.text.split("_")
             into = {}
             t0 = time.perf_counter()
-            with phase_timers(into), unfinished_goal() if q == "c" else contextlib.nullcontext():
+            with phase_timers(into):
                 ((answer, *_),) = answer_all(scenario, source, [query])
             into["total"] = time.perf_counter() - t0
             into["verdict"] = answer.verdict

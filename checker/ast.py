@@ -553,10 +553,11 @@ class Query:
 @dataclass(frozen=True)
 class OpenQuestion:
     """`can winner jack within 3`: is there a game (after the given phases) that reaches the
-    goal? `must stays leon`: does every game?"""
+    goal? `must stays leon`: does every game? `can winner none within 3`: is there a game
+    that nobody has won after its 3 rounds?"""
 
     mode: str  # can, must
-    goal: str  # winner, stays, leaves
+    goal: str  # winner, nobody, stays, leaves
     side: Name | None = None
     player: PlayerRef | None = None
     within: int | None = None

@@ -738,6 +738,9 @@ class _Builder(Transformer):
                                                 goal.value if goal.tag != "winner" else None,
                                                 within.value if within else None, self._span(meta)))
 
+    def goal_nobody(self, meta, children):
+        return _Tagged("nobody", None)
+
     def goal_winner(self, meta, children):
         return _Tagged("winner", children[0])
 

@@ -31,3 +31,27 @@ def test_a_required_exit_binds_only_while_the_game_runs(tmp_path):
                                    "query c { can winner mafia within 3 }\n")
     verdicts = [answer.verdict for answer, *_ in answer_all(scenario, source, queries)]
     assert verdicts == ["yes", "yes", "yes"]
+
+
+def test_winner_none_asks_for_a_game_nobody_has_won(tmp_path):
+    """`winner none`: a game that nobody has won at the end of the rounds searched. With one
+    exit required a day and a night kill, four players end within two rounds: day 1 and
+    night 1 leave two, and the mafia then has parity (or the boss is out)."""
+    spec = tmp_path / "tiny.mafia"
+    spec.write_text(REQUIRED, encoding="utf-8")
+    scenario = load(str(spec))
+    source, queries = load_queries("query a { can winner none within 1 }\n"
+                                   "query b { can winner none within 2 }\n"
+                                   "query c { must winner none within 1 }\n")
+    answers = [answer for answer, *_ in answer_all(scenario, source, queries)]
+    assert [a.verdict for a in answers] == ["yes", "no", "no"]
+    # The game shown for `yes` is one the interpreter plays with nobody winning.
+    assert answers[0].outcomes and all(r.winner is None for r in answers[0].outcomes[0].reports)
+
+
+def test_winner_none_is_a_keyword_not_a_side(tmp_path):
+    from mafiacheck.ast import OpenQuestion
+
+    _, queries = load_queries("query a { can winner none within 1 }\n")
+    question = queries[0].open
+    assert isinstance(question, OpenQuestion) and question.goal == "nobody" and question.side is None

@@ -92,6 +92,9 @@ def _goal(game: Game, question, bound) -> z3.BoolRef:
     if question.goal == "winner":
         sid = game.ids.sides.index(question.side.key)
         return z3.Or([st["winner"] == sid for st in game.states[1:]])
+    if question.goal == "nobody":
+        # A winner, once set, is kept: nobody has won at the end means nobody won at all.
+        return game.states[-1]["winner"] == NONE
     seat = Binder(game.sc, "<query>").seat(question.player, bound.seats)
     if question.goal == "stays":
         return game.states[-1]["alive"][seat]
@@ -104,6 +107,8 @@ def _reached(scenario: Scenario, question, bound: BoundQuery, outcome) -> bool:
 
     if question.goal == "winner":
         return any(r.winner == question.side.key for r in outcome.reports)
+    if question.goal == "nobody":
+        return all(r.winner is None for r in outcome.reports)
     seat = Binder(scenario, "<query>").seat(question.player, bound.seats)
     alive = outcome.state.alive[seat]
     return alive if question.goal == "stays" else not alive
