@@ -326,16 +326,23 @@ def core_queries(kmax):
 
 
 def ours_pass(scenario, source, queries, kmax):
-    """Each question through queries.answer_all (what `mafiacheck ask` calls), one at a time:
-    {(k, q): (answer, seconds, problem or None)}."""
+    """Each question through queries.answer_all (what `mafiacheck ask` calls), timed one at a
+    time, sharing the games as `mafiacheck ask` does with a file of them (open_questions.Reuse,
+    told of every question first): {(k, q): (answer, seconds, problem or None)}."""
+    from mafiacheck.crosscheck.open_questions import Reuse
+    from mafiacheck.encode.solver import Limits
+    from mafiacheck.interpreter.bind import Binder
     from mafiacheck.queries import answer_all
 
+    reuse = Reuse(scenario, Limits(timeout=120))
+    for query in queries:
+        reuse.plan(Binder(scenario, source.path).bind(query))
     out = {}
     for query in queries:
         q, k = query.name.text.split("_")
         k = int(k)
         t0 = time.perf_counter()
-        ((answer, *_),) = answer_all(scenario, source, [query])
+        ((answer, *_),) = answer_all(scenario, source, [query], reuse=reuse)
         dt = time.perf_counter() - t0
         problem = None
         if answer.verdict == "yes":

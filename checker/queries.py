@@ -11,20 +11,26 @@ from .query_names import check_query_names
 from .source import SourceFile
 
 
-def answer_all(scenario: Scenario, source: SourceFile, queries,
-               limits=None) -> list[tuple[Answer, Names, ast.Query, object]]:
-    """Each query answered; `limits` (encode.solver.Limits) bound the open questions."""
+def answer_all(scenario: Scenario, source: SourceFile, queries, limits=None,
+               reuse=None) -> list[tuple[Answer, Names, ast.Query, object]]:
+    """Each query answered; `limits` (encode.solver.Limits) bound the open questions, and
+    `reuse` (open_questions.Reuse) is the games they share, for a caller that asks again."""
+    from .crosscheck.open_questions import Reuse, answer_open
+    from .encode.solver import Limits
+
     player = Player(scenario)
-    out = []
+    reuse = reuse or Reuse(scenario, limits or Limits(timeout=120))
+    bound = []
     for q in queries:
-        bound = Binder(scenario, source.path).bind(q)
-        check_query_names(scenario, q, bound, source.path)
+        b = Binder(scenario, source.path).bind(q)
+        check_query_names(scenario, q, b, source.path)
+        bound.append(b)
         if q.open is not None:
-            from .crosscheck.open_questions import answer_open
-            answer = answer_open(scenario, bound) if limits is None else answer_open(scenario, bound, limits)
-        else:
-            answer = player.answer(bound)
-        out.append((answer, Names(scenario, bound.seats), q, bound))
+            reuse.plan(b)
+    out = []
+    for q, b in zip(queries, bound):
+        answer = answer_open(scenario, b, reuse.limits, reuse) if q.open is not None else player.answer(b)
+        out.append((answer, Names(scenario, b.seats), q, b))
     return out
 
 

@@ -187,11 +187,11 @@ def test_open_question_checks_the_replay_reaches_the_goal(monkeypatch):
     """A solver game that the interpreter does not play to the goal is no `yes`."""
     real = open_questions._replay
 
-    def nowhere(scenario, bound, game, model):
+    def nowhere(scenario, bound, game, model, length=None):
         # Replay only the given phases (none): nobody wins, the goal is not reached.
         from mafiacheck.interpreter.bind import BoundQuery
         from mafiacheck.interpreter.play import Player
-        outcomes = real(scenario, bound, game, model)
+        outcomes = real(scenario, bound, game, model, length)
         empty = BoundQuery(bound.query, bound.state, bound.seats, [])
         return Player(scenario).answer(empty).outcomes[:1] or outcomes[:0]
 

@@ -21,20 +21,123 @@ from .differential import fix_choices
 DEFAULT_WITHIN = 2
 
 
-def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(timeout=120)) -> Answer:
+class Reuse:
+    """The games the open questions of one run share: questions that start from the same
+    state (the same players, settings and given start) are phases of one game, built once
+    and as far as the longest of them needs, with one solver fed a phase at a time. A
+    question of fewer phases than the solver holds gets a solver of its own over the same
+    terms (the building, not the solving, is what a fresh game per question repeats).
+    Proved counting facts (encode/lemmas.py) are stated in the games that start where the
+    composition starts."""
+
+    def __init__(self, scenario: Scenario, limits: Limits):
+        self.sc = scenario
+        self.limits = limits
+        self.games: dict = {}
+        self.windows: dict = {}
+        self.planned: dict = {}
+
+    def plan(self, bound: BoundQuery) -> None:
+        """Say in advance that `bound` will be asked: its game is then built long enough for
+        every question that shares it, once."""
+        key, length = _key(bound), _length(bound)
+        self.planned[key] = max(self.planned.get(key, 0), length)
+
+    def solver_for(self, bound: BoundQuery, first: int, length: int):
+        """(game, solver) with the game's first `length` phases in the solver, and only those."""
+        key = _key(bound)
+        entry = self.games.get(key)
+        if entry is None or len(entry.game.phases) < length:
+            longest = max(length, self.planned.get(key, 0), entry.length if entry else 0)
+            game = Game(self.sc, bound.seats, longest, start=bound.state,
+                        first_phase=first, symmetry=False, built=0)
+            entry = _Shared(game, make_solver(game.ctx, self.limits, finite=game.finite), self._facts(bound, first))
+            self.games[key] = entry
+        game = entry.game
+        while len(game.vars) < length:
+            game.extend()
+        if entry.fed > length:
+            solver = make_solver(game.ctx, self.limits, finite=game.finite)
+            _feed(solver, game, entry.facts, 0, length)
+            return game, solver, False
+        _feed(entry.solver, game, entry.facts, entry.fed, length)
+        entry.fed = length
+        return game, entry.solver, True
+
+    def _facts(self, bound: BoundQuery, first: int):
+        """The proved facts' windows, for a game that starts where the composition starts
+        (from a state set by hand, a well-formed state's facts need not hold)."""
+        from ..evaluate import initial_state
+        from ..encode.induction import Windows
+
+        start = initial_state(self.sc, bound.seats, bound.state.settings)
+        if first != 0 or bound.state.key() != start.key():
+            return None
+        key = (bound.seats, tuple(sorted(bound.state.settings.items(), key=repr)))
+        if key not in self.windows:
+            self.windows[key] = Windows(self.sc, bound.seats, self.limits, bound.state.settings)
+        return self.windows[key]
+
+
+def _first(bound: BoundQuery) -> int:
+    return bound.phases[0][0].index if bound.phases else bound.state.phase_index + 1
+
+
+def _length(bound: BoundQuery) -> int:
+    return len(bound.phases) + 2 * (bound.query.open.within or DEFAULT_WITHIN)
+
+
+def _key(bound: BoundQuery) -> tuple:
+    """Questions with one key are phases of one game: the same players, first phase and start."""
+    return (bound.seats, _first(bound), bound.state.key(),
+            tuple(sorted(bound.state.settings.items(), key=repr)))
+
+
+class _Shared:
+    def __init__(self, game: Game, solver, facts):
+        self.game = game
+        self.solver = solver
+        self.facts = facts
+        self.fed = 0  # phases in the solver
+        self.length = len(game.phases)
+
+
+def _feed(solver, game: Game, windows, start: int, end: int) -> None:
+    """Phases start..end-1 of the game (and what comes before its first phase) into the solver."""
+    from ..encode.lemmas import implied
+
+    lo = game.marks[start - 1] if start > 0 else 0
+    solver.add(game.constraints[lo:game.marks[end - 1]] if end > 0 else game.constraints[:0])
+    if windows is not None:
+        solver.add(implied(game, windows, start, end))
+
+
+def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(timeout=120),
+                reuse: Reuse | None = None) -> Answer:
     q = bound.query
     question = q.open
     within = question.within or DEFAULT_WITHIN
-    given = bound.phases
-    first = given[0][0].index if given else bound.state.phase_index + 1
+    first, length = _first(bound), _length(bound)
     player = Player(scenario)
+    reuse = reuse or Reuse(scenario, limits)
     try:
-        game = Game(scenario, bound.seats, len(given) + 2 * within, start=bound.state,
-                    first_phase=first, symmetry=False)
+        game, solver, shared = reuse.solver_for(bound, first, length)
     except Unsupported as exc:
         return _answer(q, "inconclusive", f"the Z3 encoding does not support {exc} yet", [], game=None)
-    solver = make_solver(game.ctx, limits, finite=game.finite)
-    solver.add(game.constraints)
+    if shared:
+        solver.push()
+    try:
+        return _ask(scenario, bound, game, solver, length, within, player)
+    finally:
+        if shared:
+            solver.pop()
+
+
+def _ask(scenario: Scenario, bound: BoundQuery, game: Game, solver, length: int, within: int,
+         player: Player) -> Answer:
+    q = bound.query
+    question = q.open
+    given = bound.phases
     states = [bound.state]
     for t, (phase, uses) in enumerate(given):
         fixed = fix_choices(game, game.vars[t], _completed(player, states, phase, uses), scenario)
@@ -43,9 +146,9 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(t
         solver.add(fixed)
         # The next phase's choices are completed from the states this one can lead to.
         states = [st for before in states for st, _ in player.play(before, phase, uses)[0]] or states
-    goal = _goal(game, question, bound)
+    goal = _goal(game, question, bound, length)
     clean = []
-    for pv in game.vars:
+    for pv in game.vars[:length]:
         clean += [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
         clean.append(z3.Not(pv.overlap))
     solver.add(z3.And(clean))
@@ -61,7 +164,7 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(t
         return _answer(q, verdict, f"{how} the rules decide within {rounds} "
                        + ("reaches it" if question.mode == "can" else "meets it")
                        + "; longer games were not searched", [], game)
-    replayed = _replay(scenario, bound, game, result.model)
+    replayed = _replay(scenario, bound, game, result.model, length)
     # The interpreter has the last word: a game the solver found that does not reach the
     # goal (or, for `must`, does not miss it) when played is an encoding bug, never a yes/no.
     if not replayed or any(_reached(scenario, question, bound, o) != (question.mode == "can")
@@ -86,19 +189,21 @@ def _completed(player: Player, states: list, phase, uses: list[BoundUse]) -> lis
             for i, u in enumerate(first)]
 
 
-def _goal(game: Game, question, bound) -> z3.BoolRef:
+def _goal(game: Game, question, bound, length: int) -> z3.BoolRef:
+    """The goal over the game's first `length` phases."""
     from ..interpreter.bind import Binder
 
+    states = game.states[:length + 1]
     if question.goal == "winner":
         sid = game.ids.sides.index(question.side.key)
-        return z3.Or([st["winner"] == sid for st in game.states[1:]])
+        return z3.Or([st["winner"] == sid for st in states[1:]])
     if question.goal == "nobody":
         # A winner, once set, is kept: nobody has won at the end means nobody won at all.
-        return game.states[-1]["winner"] == NONE
+        return states[-1]["winner"] == NONE
     seat = Binder(game.sc, "<query>").seat(question.player, bound.seats)
     if question.goal == "stays":
-        return game.states[-1]["alive"][seat]
-    return z3.Not(game.states[-1]["alive"][seat])
+        return states[-1]["alive"][seat]
+    return z3.Not(states[-1]["alive"][seat])
 
 
 def _reached(scenario: Scenario, question, bound: BoundQuery, outcome) -> bool:
@@ -114,9 +219,9 @@ def _reached(scenario: Scenario, question, bound: BoundQuery, outcome) -> bool:
     return alive if question.goal == "stays" else not alive
 
 
-def _replay(scenario, bound: BoundQuery, game: Game, model) -> list:
+def _replay(scenario, bound: BoundQuery, game: Game, model, length: int | None = None) -> list:
     phases = []
-    for t, pv in enumerate(game.vars):
+    for t, pv in enumerate(game.vars[:length]):
         if t < len(bound.phases):
             phases.append(bound.phases[t])
             continue

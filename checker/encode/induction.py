@@ -166,16 +166,18 @@ def wins_checked_always(scenario) -> bool:
 class Windows:
     """Free-start games of one composition, built once and asked many questions."""
 
-    def __init__(self, scenario, seats, limits: Limits):
+    def __init__(self, scenario, seats, limits: Limits, settings: dict | None = None):
         self.sc = scenario
         self.seats = seats
         self.limits = limits
+        self.settings = settings
         self.games: dict = {}
 
     def get(self, first: int, length: int):
         key = (first, length)
         if key not in self.games:
-            game = Game(self.sc, self.seats, length, first_phase=first, symmetry=False, free_start=True)
+            game = Game(self.sc, self.seats, length, settings=self.settings, first_phase=first, symmetry=False,
+                        free_start=True)
             solver = make_solver(game.ctx, self.limits, preprocess=True)
             solver.add(game.constraints)
             self.games[key] = (game, solver)

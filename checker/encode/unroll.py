@@ -79,6 +79,7 @@ class Game:
         self.counter_names = sorted({c.key for r in scenario.roles for c in r.counters})
         all_phases = sequence(scenario, state0, first_phase + length)
         self.phases = all_phases[first_phase:first_phase + length]
+        self.first_phase = first_phase
         self._check_supported()
         # Per seat, the roles it can ever hold (encode/roles.py); until known, any role.
         self.roles_of = None

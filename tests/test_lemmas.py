@@ -1,0 +1,69 @@
+"""The counting facts the open questions state (encode/lemmas.py) are proved, implied by the
+game's own constraints, and change no answer."""
+
+from pathlib import Path
+
+import pytest
+import z3
+
+from mafiacheck.encode import lemmas
+from mafiacheck.encode.induction import Windows
+from mafiacheck.encode.solver import Limits, check, make_solver
+from mafiacheck.encode.unroll import NONE, Game
+from mafiacheck.pipeline import load
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "bench" / "gangster_core.mafia"
+
+
+def _first(path):
+    sc = load(str(path))
+    comp = next(c for c in sc.compositions if c.total == c.players)
+    return sc, comp.seats()
+
+
+def test_a_day_that_requires_an_exit_removes_a_player_and_nights_need_not():
+    sc, seats = _first(CORE)
+    windows = Windows(sc, seats, Limits())
+    game = Game(sc, seats, 5, symmetry=False)  # intro night, day 1, night 1, day 2, night 2
+    removes = [any(f.kind == "removes" for f in lemmas.proved_facts(windows, j)) for j in range(3)]
+    assert removes == [False, True, False]
+    facts = lemmas.implied(game, windows)
+    # A phase past every number the spec names is proved once per position in the cycle.
+    longer = Game(sc, seats, 15, symmetry=False)
+    assert facts and len(lemmas.implied(longer, windows)) > len(facts)
+    assert len(windows.facts) < 15
+
+
+@pytest.mark.parametrize("spec", [CORE, ROOT / "specs" / "gangster.mafia", ROOT / "specs" / "commando.mafia"])
+def test_every_fact_is_implied_by_the_game(spec):
+    """A stated fact must be a consequence, never a new constraint: with the game's
+    constraints, its negation has no model, phase by phase."""
+    sc, seats = _first(spec)
+    game = Game(sc, seats, 5, symmetry=False)
+    facts = lemmas.implied(game, Windows(sc, seats, Limits()))
+    assert facts
+    solver = make_solver(game.ctx, Limits(), finite=game.finite)
+    solver.add(game.constraints)
+    for fact in facts:
+        assert check(solver, z3.Not(fact)).status == "unsat", fact
+
+
+def test_the_facts_change_no_answer_and_refute_long_games_cheaply():
+    """Is there a game of k rounds that nobody has won? The same answers with and without the
+    facts; ten rounds are refuted within a resource limit that is not enough without them."""
+    sc, seats = _first(CORE)
+    windows = Windows(sc, seats, Limits())
+    for k, rlimit, with_facts_only in ((3, 50_000_000, False), (7, 50_000_000, False), (10, 3_000_000, True)):
+        answers = []
+        for use in (False, True):
+            game = Game(sc, seats, 1 + 2 * k, symmetry=False)
+            solver = make_solver(game.ctx, Limits(rlimit=rlimit), finite=game.finite)
+            solver.add(game.constraints)
+            if use:
+                solver.add(lemmas.implied(game, windows))
+            answers.append(check(solver, game.states[-1]["winner"] == NONE).status)
+        if with_facts_only:
+            assert answers == ["unknown", "unsat"], (k, answers)
+        else:
+            assert answers[0] == answers[1] != "unknown", (k, answers)
