@@ -1,6 +1,6 @@
 """The findings report as Markdown: spec by spec, each finding with its witness game in the
 scenario's own names and what a rulebook editor should decide. FINDINGS.md is this report on
-the bundled specs (`mafiacheck check specs --bound 1 --format markdown`)."""
+the bundled specs (`mafiacheck check specs --format markdown`)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,28 @@ def _what(results: list[FileResult]) -> str:
         common = ""
     where = f" in `{Path(common).as_posix()}/`" if common and common != "." else ""
     return f"{len(paths)} specs{where}"
+
+
+def _to_settle(r: FileResult) -> list[str]:
+    """The short list for the rulebook's editor: each finding that fails the gate, in a line,
+    with the rule ids it concerns (the search context is in the details below)."""
+    pending = [f for f in r.findings if f.gating and f.severity != "info"]
+    if not pending:
+        return []
+    out = ["What an editor of this rulebook should settle (one line a finding; each is detailed below):", ""]
+    for i, f in enumerate(pending, 1):
+        rules = ", ".join(f.rules) if f.rules else "no rule id"
+        where = f"line {f.span.line}" if f.span else "the file"
+        out.append(f"{i}. {rules} — {_gist(f.message)} ({f.code}, {where})")
+    return out + [""]
+
+
+def _gist(message: str) -> str:
+    """A finding's message without its search context (where, at which depth)."""
+    for cut in (" (reached at ", " (composition ", " within the bound ("):
+        if cut in message:
+            message = message[:message.index(cut)]
+    return message
 
 
 def render(results: list[FileResult], show_suppressed: bool = True) -> str:
@@ -67,6 +89,7 @@ def render(results: list[FileResult], show_suppressed: bool = True) -> str:
                 cites = f" ({', '.join(c.id for c in a.cites)})" if a.cites else ""
                 out.append(f"- `{a.name.text}`: {a.label or ''}{cites}")
             out.append("")
+        out += _to_settle(r)
         shown = [f for f in r.findings if show_suppressed or f.gating]
         if not shown:
             out += ["No findings.", ""]
