@@ -13,7 +13,7 @@ from .. import registry
 from ..crosscheck.witness import Witness, evidence, extract, replay
 from ..encode.solver import Limits, Result, ask, check, make_solver
 from ..encode.terms import Unsupported
-from ..encode.unroll import Game
+from ..encode.unroll import Game, Prefix
 from ..errors import SpecError
 from ..findings import Finding, Related
 from ..model import Composition, Scenario
@@ -59,25 +59,34 @@ class Search:
 
 
 class Encoded:
-    def __init__(self, scenario: Scenario, composition: Composition, options: Options):
+    def __init__(self, scenario: Scenario, composition: Composition, options: Options,
+                 full: Game | None = None):
         self.sc = scenario
         self.comp = composition
         self.options = options
         self.error: Unsupported | None = None
-        self.game: Game | None = None
+        self.game: Prefix | None = None
         self.deeper: dict[int, Encoded | str] = {}  # shared by the encodings of one composition
         try:
             from ..evaluate import initial_state
             from ..phases import start_phases
             opening = len(start_phases(scenario, initial_state(scenario, composition.seats())))
             self.length = opening + 2 * options.bound
-            self.game = Game(scenario, composition.seats(), self.length)
+            if full is None:
+                full = Game(scenario, composition.seats(), self.length)
+            else:
+                full.grow(self.length)
         except Unsupported as exc:
             self.error = exc
             return
+        # The game of this many rounds: a prefix of the one game every depth of the
+        # composition shares (see at_bound).
+        self.full = full
+        self.game = Prefix(full, self.length)
+        self.constraints = self.game.constraints
         self.solver = make_solver(self.game.ctx, Limits(options.timeout, options.rlimit), options.preprocess,
                                   finite=self.game.finite)
-        self.solver.add(self.game.constraints)
+        self.solver.add(self.constraints)
 
     def unfollowed(self) -> str | None:
         """Why some play within the bound is left out of the encoding (Game.restricted: one
@@ -106,7 +115,7 @@ class Encoded:
         if bound == self.options.bound:
             return self
         if bound not in self.deeper:
-            enc = Encoded(self.sc, self.comp, replace(self.options, bound=bound))
+            enc = Encoded(self.sc, self.comp, replace(self.options, bound=bound), full=self.full)
             enc.deeper = self.deeper
             why = f"the encoding does not support {enc.error}" if enc.error else enc.unfollowed()
             self.deeper[bound] = why if why else enc
@@ -210,7 +219,7 @@ class Encoded:
             return self.solver
         if getattr(self, "_fast", None) is None:
             self._fast = make_solver(self.game.ctx, Limits(self.options.timeout, self.options.rlimit), True)
-            self._fast.add(self.game.constraints)
+            self._fast.add(self.constraints)
         return self._fast
 
     def ask(self, *goal, fast: bool = False) -> Result:
@@ -230,7 +239,7 @@ class Encoded:
     def arithmetic(self) -> z3.Solver:
         if getattr(self, "_arithmetic", None) is None:
             self._arithmetic = make_solver(self.game.ctx, Limits(self.options.timeout, self.options.rlimit), True)
-            self._arithmetic.add(self.game.constraints)
+            self._arithmetic.add(self.constraints)
         return self._arithmetic
 
     def first(self, goal_at, fast: bool = False, quiet: bool = False,

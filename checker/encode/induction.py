@@ -186,9 +186,11 @@ class Windows:
 
 def windows_of(enc) -> Windows:
     """The free-start games of an encoding, shared by the analyses that prove things."""
-    if getattr(enc, "_windows", None) is None:
-        enc._windows = Windows(enc.sc, enc.game.seats, Limits(enc.options.timeout, enc.options.rlimit))
-    return enc._windows
+    # Kept on the composition's one game: every depth of it shares the windows.
+    holder = getattr(enc, "full", enc)
+    if getattr(holder, "_windows", None) is None:
+        holder._windows = Windows(enc.sc, enc.game.seats, Limits(enc.options.timeout, enc.options.rlimit))
+    return holder._windows
 
 
 def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | None]:

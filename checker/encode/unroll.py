@@ -69,6 +69,7 @@ class Game:
         self.ctx = ctx or z3.Context()
         self.ids = Ids(scenario)
         state0 = start if start is not None else initial_state(scenario, seats, settings)
+        self.start_state = state0
         self.settings = dict(state0.settings)
         self.compiler = Compiler(self)
         self.constraints: list = []
@@ -107,9 +108,24 @@ class Game:
         # question that may be answered before the last phase).
         for _ in range(len(self.phases) if built is None else min(built, len(self.phases))):
             self.extend()
-        if symmetry and start is None and not free_start:
+        self.symmetric = symmetry and start is None and not free_start
+        if self.symmetric:
             assert len(self.vars) == len(self.phases), "symmetry breaking needs every phase built"
             self._break_symmetry()
+
+    def grow(self, length: int) -> None:
+        """Make the game `length` phases long (built with `extend`): a search that found
+        nothing in the first phases asks the same game's later ones, and the phases built
+        stay as they are. Their constraints follow the symmetry-breaking ones in
+        `constraints`: a solver over a prefix takes Prefix.constraints."""
+        if length <= len(self.phases):
+            return
+        first = self.first_phase
+        self.phases = sequence(self.sc, self.start_state, first + length)[first:first + length]
+        while len(self.vars) < length:
+            self.extend()
+            if self.symmetric:
+                self.constraints.extend(self.symmetry(self.states[-1]))
 
     def extend(self) -> None:
         """Build the next phase (and the state after it)."""
@@ -706,6 +722,9 @@ class Game:
                 # If the later seat has left, so has the earlier one.
                 self.add(Implies(Not(st["alive"][j]), Not(st["alive"][i])))
 
+    def twins(self) -> list[tuple[int, int]]:
+        return self._twins()
+
     def _twins(self) -> list[tuple[int, int]]:
         groups: dict[str, list[int]] = {}
         for s, role in enumerate(self.seats):
@@ -744,3 +763,30 @@ def _walk_effects(effects):
             yield from _walk_effects(e.otherwise)
         elif isinstance(e, ast.AfterEffect):
             yield from _walk_effects(e.body)
+
+
+class Prefix:
+    """The first `length` phases of a game, read as a game of that length: its phases, states
+    and constraints stop there, and the rest is the game's. A search that deepens grows one
+    game (Game.grow) and asks it through ever longer prefixes, rather than building the same
+    phases again for each depth."""
+
+    def __init__(self, game: Game, length: int):
+        self.full = game
+        self.vars = game.vars[:length]
+        self.states = game.states[:length + 1]
+        self.phases = game.phases[:length]
+        self.marks = game.marks[:length]
+        constraints = game.constraints[:game.marks[length - 1]] if length else list(game.constraints)
+        if game.symmetric:
+            # In _break_symmetry's order, so a prefix of the whole length is the game itself.
+            constraints += [c for i, j in game.twins() for st in self.states
+                            if truth(c := Implies(Not(st["alive"][j]), Not(st["alive"][i]))) is not True]
+        self.constraints = constraints
+
+    @property
+    def restricted(self) -> str | None:
+        return Game.restricted.fget(self)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name):
+        return getattr(self.full, name)
