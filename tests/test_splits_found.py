@@ -3,8 +3,6 @@
 small spec and a query. Each test asserts the two sides agree; those still marked xfail are
 splits not fixed yet (flip one with its fix)."""
 
-import pytest
-
 from mafiacheck.crosscheck.differential import compare
 from mafiacheck.interpreter.bind import Binder
 from mafiacheck.query_text import load_queries
@@ -78,11 +76,9 @@ win mafia when alive(mafia) >= alive(town) checked after day, night or after vot
 """, "query q { state { dead boss  dead hunter  dead citizen@1 } day 1 { vote citizen@2 } }")
 
 
-@pytest.mark.xfail(strict=True, reason="split: a tie under `tie no_exit` between players `candidates` "
-                   "excludes: the interpreter calls it illegal, the encoding (a no-exit tie is no choice "
-                   "there, only 'nobody voted out') plays it")
 def test_tie_without_exit_between_non_candidates():
-    # Interpreter: illegal ("@2 may not be voted out on day 1"). Encoding: sat.
+    # Both: illegal ("@2 may not be voted out on day 1"). The encoding played it: its no-exit
+    # tie was "nobody voted out", with no tied players to be candidates.
     assert_agree("""memory marked: set of player
 composition 4 { boss, citizen * 3 }
 ability meet "Meet" { by moderator  at intro_night  targets 1  mandatory  effect mark in marked on targets }
@@ -92,11 +88,9 @@ win town when alive(mafia) == 0
 """, "query q { intro_night { meet on citizen@1 }  day 1 { vote tie citizen@1, citizen@2 } }")
 
 
-@pytest.mark.xfail(strict=True, reason="split: `on voted immediately` under `tie random` with its user "
-                   "among the tied: the interpreter calls the use illegal (it reads only `vote P` as a "
-                   "trigger), the encoding plays it when the tie removes the user")
 def test_voted_trigger_on_a_random_tie():
-    # Interpreter: illegal ("'Curse' is used only when its trigger happens"). Encoding: sat.
+    # Both: two outcomes (the martyr drawn, he curses; citizen@2 drawn, the curse lapses).
+    # The interpreter read only `vote P` as the trigger, the encoding a drawn tie as `vote P`.
     assert_agree("""kind hit "Hit"
 role martyr "Martyr" { side town }
 composition 4 { boss, martyr, citizen * 2 }
@@ -108,12 +102,9 @@ win town when alive(mafia) == 0
 """, "query q { day 1 { curse on citizen@1  vote tie martyr, citizen@2 } }")
 
 
-@pytest.mark.xfail(strict=True, reason="split: `on leave immediately` under `tie random` with its user "
-                   "among the tied: the interpreter has two outcomes (the use lapses when the other "
-                   "player leaves), the encoding only the one where the user leaves")
 def test_leave_trigger_on_a_random_tie():
-    # Interpreter: 2 outcomes (boss out, the shot lapses; hunter out, he shoots citizen@1).
-    # Encoding: the outcome with the boss voted out is unreachable.
+    # Both: 2 outcomes (boss out, the shot lapses; hunter out, he shoots citizen@1). The
+    # encoding, with no tied players, could not reach the one with the boss voted out.
     assert_agree("""kind hit "Hit"
 role hunter "Hunter" { side town }
 composition 4 { boss, hunter, citizen * 2 }

@@ -304,9 +304,8 @@ def _differing(solver, fields_: dict[str, list]) -> str:
 
 def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: bool = False):
     """The encoding's choice variables fixed to the uses; None when a use has no variable.
-    With `ties`, a tied vote too: under `tie no_exit` nobody is voted out (kind 0), under
-    `tie random` one of the tied is (kind 1, among them), a tie the rules leave open is kind
-    2 on the two players; `tie all_leave` has no choice in the encoding."""
+    With `ties`, a tied vote too (kind 2 on the two players, whatever the tie rule; under
+    `tie random` the encoding draws one of them)."""
     parts = []
     chosen = set()
     ids = game.ids
@@ -319,16 +318,8 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: 
             elif u.vote == "none":
                 parts.append(pv.vote_kind == 0)
             elif u.vote == "tie" and ties and scenario.day is not None and len(u.targets) == 2:
-                tie = scenario.day.tie
-                if tie == "no_exit":
-                    parts.append(pv.vote_kind == 0)
-                elif tie == "random":
-                    parts += [pv.vote_kind == 1, z3.Or([pv.vote_target == x for x in u.targets])]
-                elif tie == "all_leave":
-                    return None
-                else:
-                    a, b = sorted(u.targets)
-                    parts += [pv.vote_kind == 2, pv.tie[0] == a, pv.tie[1] == b]
+                a, b = sorted(u.targets)
+                parts += [pv.vote_kind == 2, pv.tie[0] == a, pv.tie[1] == b]
             else:
                 return None
             chosen.add("vote")
@@ -428,7 +419,8 @@ CONSTRUCTS = (
        "team with leader", "team leader left, then any", "team without leader",
        "block then targeted", "conversion",
        "rule for", "rule unless", "rule overrides", "rule at",
-       "vote exit", "vote none", "vote quorum", "tie no_exit", "tie random", "exit required",
+       "vote exit", "vote none", "vote quorum", "tie no_exit", "tie random", "tie all_leave",
+       "exit required",
        "candidates", "win", "win readings disagree", "priority", "illegal choice")
 )
 
@@ -525,7 +517,7 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             if day is not None and u.vote != "none":
                 if day.quorum is not None:
                     out.add("vote quorum")
-                if u.vote == "tie" and day.tie in ("no_exit", "random"):
+                if u.vote == "tie" and day.tie in ("no_exit", "random", "all_leave"):
                     out.add(f"tie {day.tie}")
                 if any(d is None or d == phase.number for d, _ in day.candidates):
                     out.add("candidates")

@@ -245,11 +245,19 @@ def _replay(scenario, bound: BoundQuery, game: Game, model, length: int | None =
             if kind == 1:
                 uses.append(BoundUse(None, None, (model.eval(pv.vote_target, model_completion=True).as_long(),),
                                      (), "player"))
+            elif kind == 2:
+                tied = tuple(sorted(model.eval(x, model_completion=True).as_long() for x in pv.tie))
+                uses.append(BoundUse(None, None, tied, (), "tie"))
             elif kind == 0 and model.eval(game.states[t]["winner"], model_completion=True).as_long() == NONE:
                 uses.append(BoundUse(None, None, (), (), "none"))
         phases.append((pv.phase, uses))
     replay = BoundQuery(bound.query, bound.state, bound.seats, phases)
-    return Player(scenario).answer(replay).outcomes[:1]
+    outcomes = Player(scenario).answer(replay).outcomes
+    # A drawn tie (`tie random`) has an outcome per tied player: the solver's game is the
+    # one with its players alive and gone.
+    last = game.states[len(phases)]
+    alive = [z3.is_true(model.eval(a, model_completion=True)) for a in last["alive"]]
+    return [o for o in outcomes if list(o.state.alive) == alive][:1] or outcomes[:1]
 
 
 def _answer(q, verdict: str, detail: str, outcomes, game) -> Answer:

@@ -14,6 +14,7 @@ from ..holes import Hole
 from ..phases import Phase
 from .phase_vars import NONE, PhaseVars
 from .terms import And, Events, If, Not, Or, View
+from .vote import voted_out
 
 if TYPE_CHECKING:
     from .unroll import Game
@@ -29,7 +30,7 @@ def _due_states(game: Game, points, st, phase: Phase, pv: PhaseVars):
     if "exit" in points:
         due = Or(due, Or([z for leaves in pv.leaves for z in leaves] or [game.B(False)]))
     if "vote" in points and phase.is_day and pv.vote_kind is not None:
-        due = Or(due, Or([And(pv.vote_leaves[s], pv.vote_target == s) for s in range(game.n)])
+        due = Or(due, Or([And(pv.vote_leaves[s], voted_out(game, pv, s)) for s in range(game.n)])
                     if pv.vote_leaves is not None else game.B(False))
     out.append((due, st))
     return out

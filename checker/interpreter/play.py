@@ -267,7 +267,11 @@ class Player:
                 if other is u or other.ability is None:
                     if t.event.key == "leave" and other.ability is None and u.actor in other.targets:
                         return not kinds or "vote" in kinds
-                    if t.event.key == "voted" and other.ability is None and other.vote == "player" \
+                    # A tie votes out one of the tied (`tie random`) or each (`tie all_leave`):
+                    # the use lapses where it sends out another.
+                    sends_out = other.vote == "player" or (
+                        other.vote == "tie" and self.sc.day is not None and self.sc.day.tie in ("random", "all_leave"))
+                    if t.event.key == "voted" and other.ability is None and sends_out \
                             and u.actor in other.targets:
                         return True
                     continue
