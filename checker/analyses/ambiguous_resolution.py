@@ -5,7 +5,8 @@ Only uses of one step can depend on each other this way: steps of different abil
 an order (declared, or each order tried: that is `ambiguous-order`). So the question arises
 only where two players can hold one blocking ability, dealt it or made holders by a
 conversion. The encoding resolves such a step as the interpreter does (every consistent
-reading of who is blocked is an outcome; with none, all act: Game._mutual_blocks) and marks
+reading of who is blocked is an outcome; with none, all act: blocking.mutual_blocks; when
+more could act at once than it follows, Encoded.unfollowed says so) and marks
 the phases where the readings are several or none. The first such phase after a game the
 rules decide is the finding; its witness is replayed through the interpreter, which shows
 every reading as an outcome.
@@ -27,8 +28,6 @@ def analyse(scenario, encodings) -> list[Finding]:
         for a in blockers:
             # Several readings (the rules do not say which block holds) and none (each
             # reading undoes itself) are different holes: each is looked for.
-            if any(x.key == a.key for pv in enc.game.vars for x in pv.crowded):
-                continue  # not followed by the encoding: see Encoded.unfollowed
             for kind in ("several", "none"):
                 found = _first(enc, a, kind)
                 if found is not None:

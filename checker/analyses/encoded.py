@@ -3,7 +3,6 @@ asked many questions through the solver factory."""
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -11,6 +10,7 @@ import z3
 
 from .. import registry
 from ..crosscheck.witness import Witness, evidence, extract, replay
+from ..encode.blocking import MAX_READERS
 from ..encode.solver import Limits, Result, ask, check, make_solver
 from ..encode.terms import Unsupported
 from ..encode.unroll import Game, Prefix
@@ -89,19 +89,15 @@ class Encoded:
         self.solver.add(self.constraints)
 
     def unfollowed(self) -> str | None:
-        """Why some play within the bound is left out of the encoding (Game.restricted: one
-        use a phase of a blocking ability more than a few players could hold), when it can
-        matter: two living holders at once within the bound. None when it cannot."""
+        """Why some play within the bound is left out of the encoding (Game.restricted: at
+        most MAX_READERS uses a phase of a blocking ability more players could hold), when it
+        can matter: more living holders than that at once within the bound. None when it
+        cannot."""
         if self.game.restricted is None:
             return None
         if not hasattr(self, "_unfollowed"):
-            self._unfollowed = None
-            for ability in sorted({a.key: a for pv in self.game.vars for a in pv.crowded}.values(),
-                                  key=lambda a: a.key):
-                why = self._two_holders(ability)
-                if why is not None:
-                    self._unfollowed = f"{why}, and {self.game.restricted}"
-                    break
+            why = self._many_holders(MAX_READERS + 1)
+            self._unfollowed = None if why is None else f"{why}, and {self.game.restricted}"
         return self._unfollowed
 
     @property
@@ -111,7 +107,7 @@ class Encoded:
     def at_bound(self, bound: int) -> Encoded | str:
         """The same composition encoded to `bound` rounds (built once, shared by every
         analysis), or why it cannot be asked: the encoding lacks a construct, or it leaves
-        out some play two holders make (Encoded.unfollowed)."""
+        out some play more holders make (Encoded.unfollowed)."""
         if bound == self.options.bound:
             return self
         if bound not in self.deeper:
@@ -162,22 +158,35 @@ class Encoded:
             found = Search(status, t, result, longer)
         return found
 
-    def _two_holders(self, ability) -> str | None:
-        ids = self.game.ids.roles
-        wanted = [ids.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
+    def _many_holders(self, many: int) -> str | None:
+        """Whether `many` living players can hold an ability at the start of a phase in which
+        the encoding limits its uses. Each phase is asked of the game up to the phase before:
+        where fewer hold it, the limit leaves nothing out, so up to the first phase with
+        `many` holders the game as encoded is the rules' own (the later phases, whose limits
+        could cut a game short, are no part of the question)."""
+        game = self.game
+        # One question a limited phase and ability, on which every encoded analysis of the
+        # composition depends: a larger share of the solver's work than an analysis's.
+        solver = make_solver(game.ctx, Limits(self.options.timeout, HOLDERS_WORK * self.options.rlimit), True)
+        added = 0
+        for t, pv in enumerate(game.vars):
+            upto = game.marks[t - 1] if t > 0 else 0
+            for ability in sorted({a.key: a for a in pv.crowded}.values(), key=lambda a: a.key):
+                solver.add(*game.constraints[added:upto])
+                added = upto
+                result = ask(solver, z3.Sum([z3.If(h, 1, 0) for h in self._holds(ability, t)]) >= many)
+                if result.status == "sat":
+                    return f"{many} living players can hold {ability.display} at once on {game.phases[t]}"
+                if result.status == "unknown":
+                    return (f"whether {many} living players can hold {ability.display} at once on "
+                            f"{game.phases[t]} is not decided (the solver gave up: {result.reason})")
+        return None
 
-        def two_holders(t):
-            st = self.game.states[t + 1]  # after phase t
-            holds = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted]))
-                     for s in range(self.game.n)]
-            return [z3.Or([z3.And(holds[x], holds[y])
-                           for x, y in itertools.combinations(range(self.game.n), 2)])]
-        status, t, _ = self.first(two_holders, fast=True)
-        if status == "unsat":
-            return None
-        if status == "sat":
-            return f"two living players can hold {ability.display} at once by the end of {self.game.phases[t]}"
-        return f"whether two living players can hold {ability.display} at once is not decided (the solver gave up)"
+    def _holds(self, ability, t: int) -> list:
+        """Per seat: a living holder of the ability at the start of phase t."""
+        wanted = [self.game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
+        st = self.game.states[t]
+        return [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(self.game.n)]
 
     @property
     def where(self) -> str:
@@ -330,6 +339,10 @@ class Encoded:
         return Finding(registry.INCONCLUSIVE, "inconclusive", "error",
                        f"{what} could not be checked: the Z3 encoding does not support {exc} yet",
                        exc.span or self.sc.span)
+
+
+# How many times an analysis's resource limit the question of Encoded._many_holders gets.
+HOLDERS_WORK = 5
 
 
 def _flat(goal):

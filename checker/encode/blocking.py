@@ -12,10 +12,11 @@ from .. import holes
 from ..holes import Hole
 from ..vocabulary import flat, is_blocking
 from .passes import Pass
-from .terms import And, Events, If, Not, Or, View, compare_op, count_of, pick
+from .terms import And, Eq, Events, If, Implies, Not, Or, View, compare_op, count_of, pick, truth
 
-# Players with one blocking ability whose readings are listed (2^4 subsets); beyond, one use a
-# phase (and the analyses say so, Encoded.unfollowed).
+# Users of one blocking ability acting together whose readings are listed (2^4 subsets of
+# them); more acting at once are left out of the game (and the analyses say when that can
+# matter, Encoded.unfollowed).
 MAX_READERS = 4
 
 
@@ -141,48 +142,103 @@ def blocking_effect(e, cond, s: int, blocked: list, shield: list, evs: Events) -
 
 def mutual_blocks(p: Pass, perm_index: int, group: list, before: list, shield: list, in_order) -> dict:
     """Several players' uses of one blocking step block each other's players: as the
-    interpreter does, every reading in which the blocked players are exactly those the
-    others' uses block is an outcome. A reading is a set of the users, picked by a variable,
-    that must be consistent where some reading is; with none consistent, all act. Returns
-    id(use) -> the condition that the reading drops that use; records the phases with no
-    consistent reading or several in pv.mutual."""
+    interpreter does, every reading (the set of acting users blocked) in which the blocked
+    are exactly those the unblocked users block is an outcome; with none consistent, all
+    act. Returns id(use) -> the condition that the reading drops that use; records the
+    phases with no consistent reading or several in pv.mutual.
+
+    Readings are subsets of the users that act, not of every seat that could hold the
+    ability (with a conversion, every seat): the acting users take positions (Positions),
+    at most MAX_READERS of them, and the readings are the subsets of positions."""
     game, pv = p.game, p.pv
     users = [u for u in group if u.key != -1 and u.ability.actor is not None
              and u.ability.actor.kind != "moderator"]
-    if len(users) < 2 or users[0].ability.is_card:
-        return {}  # (one player plays a card in a phase: no mutual blocks)
-    if len(users) > MAX_READERS:
-        # Readings are subsets of the users: too many to list. Seats that only a conversion
-        # could make holders (Nostradamus's face change can give any seat any role) get one
-        # use a phase; Encoded.unfollowed asks whether two can hold it at once and reports
-        # that as not checked.
-        game.add(compare_op("<=", count_of([u.used for u in users], game.ctx), 1))
-        pv.crowded.append(users[0].ability)
+    if len(users) < 2:
+        return {}
+    ability = users[0].ability
+    if ability.is_card or any(ability.key in team.options for team in game.sc.teams):
+        # One player plays a card in a phase, and a team makes one of its options a phase
+        # (legality.team_once): never two uses at once, no mutual blocks.
         return {}
     seats = sorted({u.key for u in users})
     acting = {id(u): And(u.acts, Not(before[u.key])) for u in users}
     hits = {id(u): _newly_blocked(p, u, seats, acting[id(u)], before, shield) for u in users}
-    readings = [frozenset(c) for r in range(len(seats) + 1) for c in itertools.combinations(seats, r)]
+    seat_acts = [Or([acting[id(u)] for u in users if u.key == s]) for s in seats]
+    name = f"t{p.t}_{p.tag}_{perm_index}_{ability.key}"
+    pos = _positions(p, seat_acts, in_order)
+    if pos.limited:
+        pv.crowded.append(ability)
     F = game.B(False)
-    consistent = []
-    for c in readings:
-        parts = []
-        for s in seats:
-            produced = Or([F] + [hits[id(u)][s] for u in users if u.key not in c])
-            parts.append(produced if s in c else Not(produced))
-        consistent.append(And(parts))
-    together = compare_op(">=", count_of([acting[id(u)] for u in users], game.ctx), 2)
-    pick_ = game.ranged(f"t{p.t}_{p.tag}_{perm_index}_{users[0].ability.key}_reading", 0, len(readings) - 1)
+    # by[x][y]: the acting user at seats[x] newly blocks the player at seats[y].
+    by = [[Or([F] + [hits[id(u)][y] for u in users if u.key == x]) for y in seats] for x in seats]
+    h = pos.between(by)
+    m = len(pos.filled)
+    chosen = [game.bool(f"{name}_read{j}") for j in range(m)]
+    readings = [[game.B(j in c) for j in range(m)] for r in range(m + 1) for c in itertools.combinations(range(m), r)]
+    consistent = [_consistent(h, pos.filled, bits) for bits in readings]
+    together = compare_op(">=", count_of(list(acting.values()), game.ctx), 2)
     none = And([Not(c) for c in consistent])
-    game.add(If(together,
-                Or(And(none, pick_ == 0), *[And(pick_ == i, c) for i, c in enumerate(consistent)]),
-                pick_ == 0))
+    nobody = And([Not(b) for b in chosen])
+    game.add(If(together, Or(_consistent(h, pos.filled, chosen), And(none, nobody)), nobody))
     several = compare_op(">=", count_of(consistent, game.ctx), 2)
-    ability = users[0].ability
     pv.mutual.append((And(pv.active, in_order, together, none), ability, "none"))
     pv.mutual.append((And(pv.active, in_order, together, several), ability, "several"))
-    return {id(u): Or([pick_ == i for i, c in enumerate(readings) if u.key in c]) if any(
-                u.key in c for c in readings) else F for u in users}
+    return {id(u): Or([F] + [And(pos.eq[j][seats.index(u.key)], chosen[j]) for j in range(m)])
+            for u in users}
+
+
+@dataclass(frozen=True)
+class Positions:
+    """Where the acting users of a step sit: position j holds the seat of index x (in the
+    step's list of seats that could hold the ability) when eq[j][x]; filled[j] when some
+    acting user holds position j. `limited` when more users could act than there are
+    positions (the game then lets no more act together: Game.restricted)."""
+
+    eq: tuple
+    filled: tuple
+    limited: bool
+
+    def between(self, by: list) -> list:
+        """h[i][j]: the user at position i newly blocks the one at position j, from by[x][y]
+        over seat indices (by way of each position's row, so n*n terms a position, not n^4)."""
+        m, k = len(self.eq), len(by)
+        row = [[Or([And(self.eq[i][x], by[x][y]) for x in range(k)]) for y in range(k)] for i in range(m)]
+        return [[Or([And(self.eq[j][y], row[i][y]) for y in range(k)]) for j in range(m)] for i in range(m)]
+
+
+def _positions(p: Pass, seat_acts: list, in_order) -> Positions:
+    """The acting users in positions. Up to MAX_READERS seats could act, each seat is its
+    own position. Beyond, an acting seat's position is the number of acting seats before
+    it (a term, no new variable: one way for each set of acting seats, so that each
+    reading of the positions is one reading of the users), in MAX_READERS positions; more
+    acting users than that are left out of the game, in this order (the analyses ask
+    whether that can matter: Encoded.unfollowed)."""
+    game = p.game
+    k = len(seat_acts)
+    if k <= MAX_READERS:
+        eq = tuple(tuple(game.B(j == x) for x in range(k)) for j in range(k))
+        return Positions(eq, tuple(seat_acts), False)
+    before = [count_of(seat_acts[:x], game.ctx) for x in range(k)]
+    eq = tuple(tuple(And(seat_acts[x], Eq(before[x], j)) for x in range(k)) for j in range(MAX_READERS))
+    acting = count_of(seat_acts, game.ctx)
+    game.add(Implies(in_order, compare_op("<=", acting, MAX_READERS)))
+    return Positions(eq, tuple(compare_op(">", acting, j) for j in range(MAX_READERS)), True)
+
+
+def _consistent(h: list, filled: tuple, bits: list) -> object:
+    """The reading `bits` (position j blocked) is consistent: a filled position is blocked
+    exactly when an unblocked one newly blocks it; an empty one is not in the reading (so
+    that each reading of the acting users is one reading of the positions)."""
+    parts = []
+    for j, in_it in enumerate(bits):
+        produced = Or([And(Not(bits[i]), h[i][j]) for i in range(len(bits))])
+        parts += [Implies(in_it, filled[j]), Implies(filled[j], _iff(in_it, produced))]
+    return And(parts)
+
+
+def _iff(a, b):
+    known = truth(a)
+    return b if known is True else Not(b) if known is False else a == b
 
 
 def _newly_blocked(p: Pass, u, seats: list, acting, before: list, shield: list) -> dict:

@@ -159,14 +159,15 @@ class Game:
 
     @property
     def restricted(self) -> str | None:
-        """Why the game leaves out some legal play, or None: more than MAX_READERS players
-        who could hold one blocking ability get one use of it a phase (_mutual_blocks). A
-        game found is still a real game; "no game" is then no proof."""
+        """Why the game leaves out some legal play, or None: of the uses of one blocking
+        ability that more than MAX_READERS players could hold, at most MAX_READERS act
+        together in a phase (blocking.mutual_blocks). A game found is still a real game; "no
+        game" is then no proof."""
         crowded = sorted({a.display for pv in self.vars for a in pv.crowded})
         if not crowded:
             return None
-        return (f"the encoding lets only one player a phase use {', '.join(crowded)} (more than "
-                f"{MAX_READERS} players could hold it)")
+        return (f"the encoding lets at most {MAX_READERS} players a phase use {', '.join(crowded)} "
+                f"together (more than {MAX_READERS} players could hold it)")
 
     @property
     def finite(self) -> bool:
