@@ -82,6 +82,8 @@ EFFECT_STEP_NAMES = ("kill", "save", "protect", "block", "inquire", "convert", "
                      "revive", "give", "mark", "leave", "stay", "learn", "deaths", "announce",
                      "votes", "wins")
 PROTECTABLE = ("block", "inquire", "convert", "kill", "any")
+# What `on EVENT` can wait for (docs/language.md says which of them a resolution fires).
+TRIGGER_EVENTS = ("leave", "kill", "voted", "drawn", "revived", "targeted")
 
 
 def _a(noun: str) -> str:
@@ -697,10 +699,9 @@ class Resolver:
             self.error(f"`{p.moment} vote` only makes sense for a day", p.span)
 
     def _trigger(self, t: ast.Trigger) -> None:
-        events = ("leave", "kill", "voted", "drawn", "revived", "targeted")
-        if t.event.key not in events:
+        if t.event.key not in TRIGGER_EVENTS:
             self.error(f"unknown trigger '{t.event.text}'", t.event.span,
-                       "triggers are: " + ", ".join(events))
+                       "triggers are: " + ", ".join(TRIGGER_EVENTS))
         for n in t.by:
             # A kind of exit is the usual meaning (`on leave by vote`); abilities and roles
             # are looked at only when no kind has the name.
