@@ -17,6 +17,7 @@ from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_PO
                     Acknowledgement, Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
                     StartOption, Team)
 from .source import Span
+from . import vocabulary
 from .vocabulary import nodes
 
 # What a name in an expression can denote, by namespace.
@@ -810,6 +811,7 @@ class Resolver:
             self.expect(u, scope, BOOL)
         for e in d.then:
             self._effect(e, scope)
+            self._exit_inside(e)
         for n in d.overrides:
             if n.key == d.name.key:
                 self.error("a rule cannot override itself", n.span)
@@ -821,6 +823,20 @@ class Resolver:
             self.lookup(n, ("assumption",), "assumption")
         for p in d.at:
             self._phase_ref(p)
+
+    def _exit_inside(self, e) -> None:
+        """A rule's `leave`/`stay` is its conclusion, weighed at the deaths whatever an `if` or
+        `after` around it says: both implementations read it so, so it must be written plainly."""
+        if not isinstance(e, (ast.IfEffect, ast.AfterEffect)):
+            return
+        for inner in vocabulary.flat((e,)):
+            if inner.verb in ("leave", "stay"):
+                word = "an `if`" if isinstance(e, ast.IfEffect) else "an `after`"
+                self.error(f"a rule's `{inner.verb}` cannot be inside {word}: it would be taken as "
+                           "the rule's conclusion whatever the condition", inner.span,
+                           "put the condition in the rule's own `if … then` (or `unless`), or "
+                           "write a second rule")
+                return
 
     def _day(self, d: ast.DayDecl) -> Day:
         vote = quorum = tie = exit_mode = None
