@@ -188,3 +188,66 @@ def test_excerpt_is_the_bundled_files_text(kind, block):
 def test_the_readme_links_the_reference():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/language.md)" in readme
+
+
+# ---------------------------------------------------------------- the timing it states
+
+TIMING = """
+scenario timing "Timing" { prefix TI }
+side town "Town" town
+side mafia "Mafia" dark
+role boss "Boss" { side mafia }
+role citizen "Citizen" { side town  plain }
+composition 5 { boss, citizen * 4 }
+kind shot "Shot"
+memory m: set of player
+ability shot { by boss  at night  target where target.alive  effect kill shot; mark in m }
+ability tag { by boss  at night  target where target.alive  effect mark in m }
+ability look { by boss  at intro_night, night  target where target.alive
+  effect if target in m then announce "marked" else announce "unmarked"; learn round }
+ability late { by boss  at day after vote  target where target.alive
+  effect if voted(target) then announce "voted" else announce "not voted";
+         if target.left_by == vote then announce "left by vote" else announce "no left_by"; learn round }
+rule seen for p: if p in m and p.alive then announce "a rule after the deaths sees the mark"
+phases { start intro_night  cycle day, night }
+day { vote majority  tie no_exit }
+win town when alive(mafia) == 0
+win mafia when alive(mafia) >= alive(town) + 5
+"""
+
+
+def _answer(tmp_path, query: str):
+    from mafiacheck.interpreter.bind import Binder
+    from mafiacheck.interpreter.play import Player
+    from mafiacheck.pipeline import load
+    from mafiacheck.query_text import load_queries
+
+    spec = tmp_path / "timing.mafia"
+    spec.write_text(TIMING, encoding="utf-8")
+    scenario = load(str(spec))
+    source, (q,) = load_queries("query q {\n" + query + "\n}")
+    answer = Player(scenario).answer(Binder(scenario, source.path).bind(q))
+    assert answer.verdict == "determined", answer.problems
+    (outcome,) = answer.outcomes
+    return outcome.reports
+
+
+def test_a_nights_mark_is_seen_after_its_deaths_not_by_that_nights_actions(tmp_path):
+    (night,) = _answer(tmp_path, "night 1 { tag on citizen@2  look on citizen@2 }")
+    assert "unmarked" in night.announcements  # the other action of the night: not yet
+    assert "a rule after the deaths sees the mark" in night.announcements
+    (_, day) = _answer(tmp_path, "night 1 { tag on citizen@2 }\nday 2 { late on citizen@2 }")
+    assert "a rule after the deaths sees the mark" in day.announcements  # and every later phase
+
+
+def test_a_vote_exit_is_seen_after_the_vote_and_legality_is_the_days_start(tmp_path):
+    # `late on citizen@2`, the player voted out: legal (target.alive is judged at the start
+    # of the day), and its effects see `voted` and `left_by` of that vote.
+    (day,) = _answer(tmp_path, "day 1 { vote citizen@2  late on citizen@2 }")
+    assert "voted" in day.announcements and "left by vote" in day.announcements
+
+
+def test_round_is_zero_in_the_openings_then_the_phase_number(tmp_path):
+    reports = _answer(tmp_path, "intro_night { look on citizen@1 }\nday 1 { late on citizen@1 }\n"
+                                "night 1 { look on citizen@1 }\nday 2 { late on citizen@1 }")
+    assert [x for r in reports for _, _, x in r.learned] == ["0", "1", "1", "2"]
