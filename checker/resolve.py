@@ -812,6 +812,7 @@ class Resolver:
         for e in d.then:
             self._effect(e, scope)
             self._exit_inside(e)
+        self._late_intentions(d)
         for n in d.overrides:
             if n.key == d.name.key:
                 self.error("a rule cannot override itself", n.span)
@@ -823,6 +824,19 @@ class Resolver:
             self.lookup(n, ("assumption",), "assumption")
         for p in d.at:
             self._phase_ref(p)
+
+    def _late_intentions(self, d: ast.RuleDecl) -> None:
+        """An attack, save or protection is weighed at the deaths; a rule that neither blocks
+        nor decides exits acts after them, and one that decides exits applies its other effects
+        after them too, so there such an effect would change nothing."""
+        if vocabulary.is_blocking(d.then):
+            return
+        for e in vocabulary.flat(d.then):
+            if e.verb in vocabulary.INTENTIONS:
+                self.error(f"a rule's `{e.verb}` would act after the deaths and change nothing",
+                           e.span, "a rule decides exits itself: write `leave KIND on p` or "
+                           "`stay on p` (with `overrides` for an exception to an ability)")
+                return
 
     def _exit_inside(self, e) -> None:
         """A rule's `leave`/`stay` is its conclusion, weighed at the deaths whatever an `if` or
