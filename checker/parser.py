@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -49,6 +50,10 @@ TOKEN_NOUNS = {"NAME": "name", "INT": "number", "STRING": "string", "RULE_ID": "
 DECLARATION_KEYWORDS = {"scenario", "side", "role", "team", "composition", "phases", "ability",
                         "card", "rule", "day", "win", "priority", "setting", "assume", "item",
                         "kind", "memory", "wake", "resolve", "precheck"}
+QUERY_KEYWORDS = {"query"}  # what starts a block of a query file
+# The words a line of a query block starts with (besides a phase's name).
+QUERY_FIELD_WORDS = {"players", "composition", "setting", "from", "state", "expect", "gap", "can",
+                     "must", "note", "intro_day", "intro_night", "blind_day", "day", "night"}
 
 
 def grammar_text() -> str:
@@ -139,7 +144,7 @@ def parse(source: SourceFile, start: str = "start") -> Tree:
     try:
         tree = lark_parser().parse(source.text, start=start)
     except UnexpectedInput as exc:
-        raise SpecError([_diagnostic(source, exc)]) from None
+        raise SpecError([_diagnostic(source, exc, start)]) from None
     _check_depth(source, tree)
     return tree
 
@@ -185,7 +190,31 @@ def _brace_hint(source: SourceFile, offset: int, expected) -> str | None:
     return f"the '{{' at line {line}, column {column} is not closed: is a '}}' missing?"
 
 
-def _diagnostic(source: SourceFile, exc: UnexpectedInput) -> Diagnostic:
+def _line_hint(source: SourceFile, offset: int, start: str) -> str | None:
+    """Two newcomer mistakes seen from the line of the unexpected token: a value left out at
+    the end of the line above (`setting x =`), which made this line's first word the value;
+    and, in a query file, a `query` line inside a query whose `{` was never closed."""
+    text = source.text
+    line_start = text.rfind("\n", 0, offset) + 1
+    before = text[line_start:offset]
+    if start == "queries" and re.fullmatch(r"\s*query\s+(\S+\s+)?", before):
+        opened = _unclosed_brace(text, line_start)
+        if opened is not None:
+            line, column = source.position(opened)
+            return f"the '{{' at line {line}, column {column} is not closed: is a '}}' missing?"
+    # Only when this line starts as a line of its own would (a query's field, a declaration).
+    word = re.match(r"\s*([^\W\d]\w*)\s", before)
+    firsts = QUERY_FIELD_WORDS if start == "queries" else DECLARATION_KEYWORDS
+    above = text[:line_start].rstrip()
+    if word and word.group(1) in firsts and above.endswith("=") \
+            and "#" not in above[above.rfind("\n") + 1:]:
+        line = above.count("\n") + 1
+        return (f"the '=' at the end of line {line} has no value, so '{word.group(1)}' was read "
+                "as its value: write the value on the same line")
+    return None
+
+
+def _diagnostic(source: SourceFile, exc: UnexpectedInput, start: str = "start") -> Diagnostic:
     text = source.text
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream
@@ -223,8 +252,12 @@ def _diagnostic(source: SourceFile, exc: UnexpectedInput) -> Diagnostic:
                               "a rule id is the digest's prefix, a dash, R (rule), A (ambiguity) "
                               "or P (procedure), and a number")
         # A declaration keyword where a block's clause was expected usually means the block
-        # above was never closed.
-        hint = _brace_hint(source, token.start_pos, expected) if str(token) in DECLARATION_KEYWORDS else None
+        # above was never closed. In a query file only `query` starts one: `day`, `setting`
+        # and the like are a query's own words (`day 2 { … }`), and the query's `{` is open.
+        starts = QUERY_KEYWORDS if start == "queries" else DECLARATION_KEYWORDS
+        hint = _brace_hint(source, token.start_pos, expected) if str(token) in starts else None
+        if hint is None:
+            hint = _line_hint(source, token.start_pos, start)
         if hint is None and token.type == "NAME":
             keywords = [w.strip("'") for n in expected for w in describe_terminal(n) if w[1:2].isalpha()]
             close = difflib.get_close_matches(str(token), keywords, n=1, cutoff=0.6)

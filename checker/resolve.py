@@ -17,6 +17,7 @@ from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_PO
                     Acknowledgement, Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
                     StartOption, Team)
 from .source import Span
+from . import vocabulary
 from .vocabulary import nodes
 
 # What a name in an expression can denote, by namespace.
@@ -82,6 +83,8 @@ EFFECT_STEP_NAMES = ("kill", "save", "protect", "block", "inquire", "convert", "
                      "revive", "give", "mark", "leave", "stay", "learn", "deaths", "announce",
                      "votes", "wins")
 PROTECTABLE = ("block", "inquire", "convert", "kill", "any")
+# What `on EVENT` can wait for (docs/language.md says which of them a resolution fires).
+TRIGGER_EVENTS = ("leave", "kill", "voted", "drawn", "revived", "targeted")
 
 
 def _a(noun: str) -> str:
@@ -697,10 +700,9 @@ class Resolver:
             self.error(f"`{p.moment} vote` only makes sense for a day", p.span)
 
     def _trigger(self, t: ast.Trigger) -> None:
-        events = ("leave", "kill", "voted", "drawn", "revived", "targeted")
-        if t.event.key not in events:
+        if t.event.key not in TRIGGER_EVENTS:
             self.error(f"unknown trigger '{t.event.text}'", t.event.span,
-                       "triggers are: " + ", ".join(events))
+                       "triggers are: " + ", ".join(TRIGGER_EVENTS))
         for n in t.by:
             # A kind of exit is the usual meaning (`on leave by vote`); abilities and roles
             # are looked at only when no kind has the name.
@@ -809,6 +811,8 @@ class Resolver:
             self.expect(u, scope, BOOL)
         for e in d.then:
             self._effect(e, scope)
+            self._exit_inside(e)
+        self._late_intentions(d)
         for n in d.overrides:
             if n.key == d.name.key:
                 self.error("a rule cannot override itself", n.span)
@@ -820,6 +824,33 @@ class Resolver:
             self.lookup(n, ("assumption",), "assumption")
         for p in d.at:
             self._phase_ref(p)
+
+    def _late_intentions(self, d: ast.RuleDecl) -> None:
+        """An attack, save or protection is weighed at the deaths; a rule that neither blocks
+        nor decides exits acts after them, and one that decides exits applies its other effects
+        after them too, so there such an effect would change nothing."""
+        if vocabulary.is_blocking(d.then):
+            return
+        for e in vocabulary.flat(d.then):
+            if e.verb in vocabulary.INTENTIONS:
+                self.error(f"a rule's `{e.verb}` would act after the deaths and change nothing",
+                           e.span, "a rule decides exits itself: write `leave KIND on p` or "
+                           "`stay on p` (with `overrides` for an exception to an ability)")
+                return
+
+    def _exit_inside(self, e) -> None:
+        """A rule's `leave`/`stay` is its conclusion, weighed at the deaths whatever an `if` or
+        `after` around it says: both implementations read it so, so it must be written plainly."""
+        if not isinstance(e, (ast.IfEffect, ast.AfterEffect)):
+            return
+        for inner in vocabulary.flat((e,)):
+            if inner.verb in ("leave", "stay"):
+                word = "an `if`" if isinstance(e, ast.IfEffect) else "an `after`"
+                self.error(f"a rule's `{inner.verb}` cannot be inside {word}: it would be taken as "
+                           "the rule's conclusion whatever the condition", inner.span,
+                           "put the condition in the rule's own `if … then` (or `unless`), or "
+                           "write a second rule")
+                return
 
     def _day(self, d: ast.DayDecl) -> Day:
         vote = quorum = tie = exit_mode = None

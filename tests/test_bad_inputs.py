@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -113,3 +115,42 @@ def test_random_text_never_crash(tmp_path_factory, text):
     path = tmp_path_factory.mktemp("text") / "random.mafia"
     path.write_bytes(text.encode("utf-8"))
     _check_never_raises(path)
+
+
+# Newcomer mistakes in query files (issue 14): the hint says what happened, and never blames a
+# `{` that is open only because the query around it is.
+
+QUERY_MISTAKES = [
+    # a setting's value left out: the next line's first word became the value (the hint
+    # used to blame the query's own `{`, open only because the query goes on)
+    ("query q {\n  setting start_mode =\n  can winner mafia within 2\n}\n", 3,
+     "the '=' at the end of line 2 has no value, so 'can' was read as its value"),
+    ("query q {\n  setting start_mode =\n  from day 2\n}\n", 3,
+     "the '=' at the end of line 2 has no value, so 'from' was read as its value"),
+    # a query left open before the next one
+    ("query q {\n  night 1 { shot on citizen@1 }\nquery r {\n  expect no winner\n}\n", 3,
+     "the '{' at line 1, column 9 is not closed"),
+]
+
+
+@pytest.mark.parametrize("text,line,hint", QUERY_MISTAKES)
+def test_query_mistakes_are_explained(text, line, hint):
+    from mafiacheck.errors import SpecError
+    from mafiacheck.parser import parse
+    from mafiacheck.source import SourceFile
+
+    with pytest.raises(SpecError) as info:
+        parse(SourceFile("q.query", text), "queries")
+    d = info.value.diagnostics[0]
+    assert d.span.line == line
+    assert d.hint is not None and d.hint.startswith(hint)
+
+
+def test_a_query_mistake_exits_two_with_the_hint(tmp_path):
+    query = tmp_path / "q.query"
+    query.write_text(QUERY_MISTAKES[0][0], encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "mafiacheck", "ask", "specs/commando.mafia", str(query)],
+                       capture_output=True, text=True, encoding="utf-8", timeout=120,
+                       cwd=Path(__file__).resolve().parent.parent)
+    assert r.returncode == 2
+    assert "has no value, so 'can' was read as its value" in r.stderr

@@ -227,3 +227,17 @@ def test_reveal_and_announce(lab):
 def test_per_game_limit_across_phases(lab):
     a = ask10(lab, "day 1 { expose on thug }\nnight 2 { }\nday 2 { expose on doc }")
     assert a.verdict == "illegal" and "this game (limit 1)" in a.problems[0].message
+
+
+def test_a_table_with_no_row_in_an_effect_value_is_a_hole_not_a_crash(tmp_path):
+    # `set cnt = cases { … }` with no case for the game's state: the rules give no value, so
+    # the effect is undecided (MC203), as a table with no row in an `if` is; it used to raise.
+    spec = tmp_path / "norow.mafia"
+    spec.write_text((Path(__file__).resolve().parent / "fixtures" / "tiny.mafia").read_text()
+                    .replace('role citizen "Citizen" { side town  plain }',
+                             'role citizen "Citizen" { side town  plain  counter cnt = 0 }')
+                    + "rule marked for p: if kill(p, shot)\n"
+                      "  then set cnt = cases { alive(all) > 10: 1 } on p\n")
+    a = ask(load(str(spec)), "query q { night 1 { shot on citizen@1 } }")
+    assert a.verdict == "undefined"
+    assert [h.source for h in a.outcomes[0].holes if "no case applies" in h.message] == ["marked"]

@@ -374,6 +374,15 @@ class Resolver:
         if v == "announce":
             sc.report.announcements.append(e.value.value)
             return
+        try:
+            self._apply_verb(sc, e, env, source, src, actor)
+        except EvalError as exc:
+            # A value the rules do not give (a table with no row for it, in `set`, `learn`
+            # or `on`): the rulebook leaves the effect undecided, as it does for an `if`.
+            sc.report.holes.append(Hole(holes.NO_ROW, f"{_display(source)}: {exc}", src))
+
+    def _apply_verb(self, sc: Scratch, e: ast.Effect, env: dict, source, src: str, actor) -> None:
+        v = e.verb
         if v == "learn":
             answer = self.value(sc, e.value, env)
             sc.report.learned.append((actor, None, str(answer)))

@@ -138,7 +138,7 @@ def parse_tolerant(source: SourceFile, start: str) -> tuple[list, list[Diagnosti
         try:
             tree = parser.parse(piece.text, start=piece_rule)
         except UnexpectedInput as exc:
-            d = _diagnostic(piece, exc)
+            d = _diagnostic(piece, exc, piece_rule)
             if end < len(text) and d.message.startswith("unexpected end of file"):
                 line = text.count("\n", 0, end) + 1
                 d = Diagnostic(d.message.replace("unexpected end of file",
