@@ -21,10 +21,12 @@ end the game.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import z3
 
 from .. import registry
+from ..encode import progress
 from ..encode.induction import (
     FIXED,
     GROWING,
@@ -43,7 +45,8 @@ from ..errors import SpecError
 from ..findings import Finding, Related
 from .encoded import Encoded
 
-ATTEMPTS = 6  # candidate states per composition
+ATTEMPTS = 6  # candidate states per encoding searched
+DEEPEST = 8  # rounds: the longest games searched for a stuck state the proof could not rule out
 PLAYOUTS = 16  # random games from a candidate before the solver is asked
 PLAYOUT_CYCLES = 6  # their length, in cycles (a day and a night)
 CLASSES = 12  # groups of states in a candidate invariant
@@ -61,36 +64,77 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 
 
 def _composition(scenario, enc: Encoded) -> list[Finding]:
+    what = "whether a game can get stuck"
+    limits = Limits(enc.options.timeout, enc.options.rlimit)
+    status, detail, index = progress.prove(scenario, enc.game.seats, limits)
+    if status == "proved":
+        return []  # no stuck game, for every length: nothing to report
+    if status == "unknown":
+        return [enc.inconclusive(what, f"no proof that every game can end: {detail}")]
+    # A state the proof could not rule out: look for a game reaching a stuck state, within
+    # the bound and then deeper, its line-up first.
+    for deeper in _deeper(enc):
+        found = _search(scenario, deeper, _line_up(deeper, detail)) or _search(scenario, deeper, [])
+        if found is not None:
+            return [found]
+    who = _who(scenario, enc, detail)
+    return [enc.inconclusive(what, f"no proof that every game can end: from a state the proof cannot rule "
+                                   f"out ({who} alive, before phase {index + 1}), no choices make progress "
+                                   f"within a cycle, and no game within {DEEPEST} rounds reaches a stuck state")]
+
+
+def _deeper(enc: Encoded):
+    """The encoding itself, then longer ones, up to DEEPEST rounds."""
+    yield enc
+    bound = enc.options.bound
+    while bound < DEEPEST:
+        bound = min(2 * bound, DEEPEST)
+        deeper = Encoded(enc.sc, enc.comp, replace(enc.options, bound=bound))
+        if deeper.game is None:
+            return
+        yield deeper
+
+
+def _line_up(enc: Encoded, values: dict) -> list:
+    """The game's last state has the candidate's line-up (who is alive, roles, sides)."""
+    game = enc.game
+    return pin(game, game.states[len(game.vars)], values, PATTERN)
+
+
+def _who(scenario, enc: Encoded, values: dict) -> str:
+    from ..moderator_log import Names
+    names = Names(scenario, enc.game.seats)
+    roles = enc.game.ids.roles
+    living = [names.seat(s, [roles[values[("role", x)]] for x in range(enc.game.n)])
+              for s in range(enc.game.n) if values[("alive", s)]]
+    return ", ".join(living) if living else "nobody"
+
+
+def _search(scenario, enc: Encoded, extra: list) -> Finding | None:
+    """A stuck game within the encoding's bound: Z3 proposes a state at the end of the bound
+    (a stuck state reached earlier is still stuck there) that a game the rules decide
+    reaches with nobody winning; each that can still end is excluded, up to ATTEMPTS."""
     game = enc.game
     L = len(game.vars)
     final = game.states[L]
-    excluded = []
+    excluded: list = []
     for _ in range(ATTEMPTS):
-        result = enc.ask([final["winner"] == NONE, enc.clean_until(L - 1)] + excluded)
+        result = enc.ask([final["winner"] == NONE, enc.clean_until(L - 1)] + extra + excluded)
         if result.status == "unknown":
-            return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({result.reason})")]
+            return enc.inconclusive("whether a game can get stuck", f"the solver gave up ({result.reason})")
         if result.status == "unsat":
-            break
+            return None
         X = values_of(result.model, final)
         state = _state_after(enc, result, L - 1)
         verdict = ("escapes",) if _escapes_by_play(enc, state, L) else _stuck(enc, X, L, state)
         if verdict[0] == "unknown":
-            return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({verdict[1]})")]
+            return enc.inconclusive("whether a game can get stuck", f"the solver gave up ({verdict[1]})")
         if verdict[0] == "escapes":
             excluded.append(z3.Not(z3.And(pin(game, final, X, PATTERN))))
             continue
         t, result, verdict = _earliest(enc, X, L, result, verdict)
-        return [_finding(scenario, enc, t, result, verdict)]
-    if not excluded:
-        return []  # every game within the bound has ended
-    # A line-up is judged by one state of it (its counters and uses may differ in others), and
-    # only ATTEMPTS line-ups are examined: say how far the search went rather than pass in silence.
-    more = "" if len(excluded) < ATTEMPTS else ", and other line-ups were not examined"
-    c = registry.CODES[registry.STALEMATE_SEARCH]
-    return [Finding(c.code, c.kind, c.severity,
-                    f"no stuck game found: the {len(excluded)} line-up{'s' if len(excluded) != 1 else ''} "
-                    "examined at the end of the bound can each still end from the state examined"
-                    f"{more}; a stuck game is not ruled out ({enc.where})", scenario.span)]
+        return _finding(scenario, enc, t, result, verdict)
+    return None
 
 
 def _state_after(enc: Encoded, result, upto: int):
