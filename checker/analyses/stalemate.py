@@ -1,21 +1,24 @@
 """`stalemate`: a reachable state where nobody has won and no sequence of legal choices can
 end the game.
 
-1. Z3 proposes a state at the end of the bound that a game the rules decide reaches with
-   nobody winning (a stuck state reached earlier is still stuck there, so looking at the
-   end loses nothing).
-2. From exactly that state, a free-start game of M further phases (the phases up to the
-   point where later phases are all alike, then two cycles) asks whether any choices lead
-   to a win. If so, the state is not stuck: it is excluded (by who is alive, roles and
-   sides) and another is proposed, up to ATTEMPTS times.
-3. Otherwise, a proof for every length: the set of states that agree with it on who is
-   alive, roles, sides, counters, items and memories (uses only growing) must be closed —
-   from any state in it, every phase leads back into it with nobody winning (Z3, from a
-   free well-formed state, one question per phase of the cycle). A closed set is an
-   inductive invariant: the game never ends. If a set leads to a win, no claim is made; if
-   the sets grow too large to close, the finding says "no side can win within M further
-   phases" and is a warning.
+1. A progress proof for every length (encode/progress.py): from every state a game reaches
+   with nobody winning, some choices lead within a cycle and one phase to a win (or a win
+   the rules leave undecided) or to fewer players alive. Then every game can end, and
+   nothing is reported.
+2. A state the proof cannot rule out is searched for: Z3 proposes a state at the end of the
+   bound that a game the rules decide reaches with nobody winning (a stuck state reached
+   earlier is still stuck there), any line-up within the bound, then the candidate's
+   line-up in a game of DEEPEST rounds. From exactly that state, a free-start game of M
+   further phases (the phases up to the point where later phases are all alike, then two
+   cycles) asks whether any choices lead to a win; if so, it is excluded (by who is alive,
+   roles and sides) and another is proposed, up to ATTEMPTS times.
+3. Otherwise, a proof that the state is stuck for every length: the set of states that
+   agree with it on who is alive, roles, sides, counters, items and memories (uses only
+   growing) must be closed (from any state in it, every phase leads back into it with
+   nobody winning). If the sets grow too large to close, the finding says "no side can win
+   within M further phases" and is a warning.
 4. The witness is the shortest game reaching a stuck state with the same players, replayed.
+5. Neither a proof nor a stuck game: inconclusive (MC200), never a pass.
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ from ..findings import Finding, Related
 from .encoded import Encoded
 
 ATTEMPTS = 6  # candidate states per encoding searched
-DEEPEST = 8  # rounds: the longest games searched for a stuck state the proof could not rule out
+CANDIDATES = 3  # states the proof cannot rule out, searched for before the verdict is inconclusive
+DEEPEST = 3  # rounds: the longest games searched for a stuck state the proof could not rule out
 PLAYOUTS = 16  # random games from a candidate before the solver is asked
 PLAYOUT_CYCLES = 6  # their length, in cycles (a day and a night)
 CLASSES = 12  # groups of states in a candidate invariant
@@ -66,39 +70,49 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 def _composition(scenario, enc: Encoded) -> list[Finding]:
     what = "whether a game can get stuck"
     limits = Limits(enc.options.timeout, enc.options.rlimit)
-    status, detail, index = progress.prove(scenario, enc.game.seats, limits)
-    if status == "proved":
-        return []  # no stuck game, for every length: nothing to report
-    if status == "unknown":
-        return [enc.inconclusive(what, f"no proof that every game can end: {detail}")]
-    # A state the proof could not rule out: look for a game reaching a stuck state, within
-    # the bound and then deeper, its line-up first.
-    for deeper in _deeper(enc):
-        found = _search(scenario, deeper, _line_up(deeper, detail)) or _search(scenario, deeper, [])
+    proof, why = progress.prove(scenario, enc.game.seats, limits)
+    if proof is None:
+        return [enc.inconclusive(what, f"no proof that every game can end: {why}")]
+    excluded: list = []
+    deeper = None
+    for _ in range(CANDIDATES):
+        status, detail, index = progress.verdict(proof, excluded)
+        if status == "proved":
+            return []  # no stuck game, for every length: nothing to report
+        if status == "unknown":
+            break
+        # A state the proof could not rule out: look for a game reaching a stuck state, within
+        # the bound (any line-up), then deeper with its line-up; if none, the next such state.
+        found = _search(scenario, enc, []) if deeper is None else None
+        deeper = deeper if deeper is not None else _deeper(enc)
+        if found is None and deeper:
+            found = _search(scenario, deeper[0], _line_up(deeper[0], detail))
         if found is not None:
             return [found]
-    who = _who(scenario, enc, detail)
-    return [enc.inconclusive(what, f"no proof that every game can end: from a state the proof cannot rule "
-                                   f"out ({who} alive, before phase {index + 1}), no choices make progress "
-                                   f"within a cycle, and no game within {DEEPEST} rounds reaches a stuck state")]
+        excluded.append(detail)
+    if not excluded:
+        return [enc.inconclusive(what, f"no proof that every game can end: {detail}")]
+    who = _who(scenario, enc, excluded[0])
+    return [enc.inconclusive(what, f"no proof that every game can end: from states the proof cannot rule "
+                                   f"out (such as {who} alive), no choices make progress within a cycle, "
+                                   f"and no game within {max(DEEPEST, enc.options.bound)} rounds reaches a "
+                                   "stuck state")]
 
 
-def _deeper(enc: Encoded):
-    """The encoding itself, then longer ones, up to DEEPEST rounds."""
-    yield enc
-    bound = enc.options.bound
-    while bound < DEEPEST:
-        bound = min(2 * bound, DEEPEST)
-        deeper = Encoded(enc.sc, enc.comp, replace(enc.options, bound=bound))
-        if deeper.game is None:
-            return
-        yield deeper
+def _deeper(enc: Encoded) -> list:
+    """An encoding of DEEPEST rounds, if that is longer than the encoding's bound."""
+    if enc.options.bound >= DEEPEST:
+        return []
+    deeper = Encoded(enc.sc, enc.comp, replace(enc.options, bound=DEEPEST))
+    return [deeper] if deeper.game is not None else []
 
 
 def _line_up(enc: Encoded, values: dict) -> list:
-    """The game's last state has the candidate's line-up (who is alive, roles, sides)."""
+    """The game's last state has the candidate's line-up (who is alive, roles, sides) and
+    marks (the memories of players): a line-up alone is excluded by the first state of it
+    the search finds that can still end."""
     game = enc.game
-    return pin(game, game.states[len(game.vars)], values, PATTERN)
+    return pin(game, game.states[len(game.vars)], values, PATTERN + ("mset",))
 
 
 def _who(scenario, enc: Encoded, values: dict) -> str:

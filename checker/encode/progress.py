@@ -1,5 +1,5 @@
 """Progress for every length of game: from any state nobody has won, some legal choices lead,
-within a cycle of phases, to a win or to fewer players alive.
+within a cycle of phases and one more, to a win or to fewer players alive.
 
 If that holds for every state a game the rules decide can reach, no game can get stuck: from
 a reachable state, the choices that make progress lead to another reachable state with fewer
@@ -32,14 +32,16 @@ from __future__ import annotations
 import z3
 
 from .. import holes
-from .induction import generic_from, no_win_holds, pin, round_numbers, state_terms, values_of, win_holds
+from .induction import PATTERN, generic_from, no_win_holds, pin, round_numbers, state_terms, values_of, win_holds
 from .phase_vars import NONE
 from .solver import Limits, ask, make_solver
 from .terms import Events, View, count_of
 from .unroll import Game
 
-TRACE = False
-MAX_REFINEMENTS = 80  # continuations per position before the proof is called inconclusive
+MAX_REFINEMENTS = 200  # continuations per position before the proof is called inconclusive
+# Solver work (Z3's rlimit count, summed over the proposer's questions) a position may take:
+# a count, not seconds, so that the same spec gives the same verdict on any machine.
+BUDGET = 40_000_000
 
 
 def constants(terms) -> dict:
@@ -86,9 +88,20 @@ class Segment:
         for c in self.own:
             if z3.is_eq(c) and c.arg(0).get_id() in self.derived and c.arg(0).get_id() not in self.defining:
                 self.defining.add(c.arg(0).get_id())
+        self.claims: dict = {}
 
     def defines(self, c) -> bool:
         return z3.is_eq(c) and c.arg(0).get_id() in self.defining
+
+    def claim(self, upto: int) -> z3.BoolRef:
+        """The first `upto` phases, wherever their choices are legal, make no progress; their
+        state values defined by their equations (built once per length)."""
+        if upto not in self.claims:
+            own = self.game.constraints[_before(self.game, self.first):_before(self.game, self.first + upto)]
+            defining = [c for c in own if self.defines(c)]
+            legal = [c for c in own if not self.defines(c)]
+            self.claims[upto] = z3.And(z3.And(defining), z3.Implies(z3.And(legal), z3.Not(self.progress(upto))))
+        return self.claims[upto]
 
     def progress_at(self, states: list, t: int) -> z3.BoolRef:
         """State t (of the segment's): someone has won, or the rules leave open whether
@@ -107,12 +120,8 @@ class Segment:
         (`tag` + name), each defined by its equation, which always has a solution."""
         subst = [(v, model.eval(v, model_completion=True)) for v in self.choices]
         subst += [(v, z3.Const(tag + v.decl().name(), v.sort())) for v in self.derived.values()]
-        own = self.game.constraints[_before(self.game, self.first):_before(self.game, self.first + upto)]
-        defining = [c for c in own if self.defines(c)]
-        legal = [c for c in own if not self.defines(c)]
-        claim = z3.And(z3.And(defining), z3.Implies(z3.And(legal), z3.Not(self.progress(upto))))
         # One substitution of one term: the pairs are passed once, shared subterms visited once.
-        return z3.substitute(claim, *subst)
+        return z3.substitute(self.claim(upto), *subst)
 
     def first_progress(self, model: z3.ModelRef) -> int:
         for t in range(1, self.length + 1):
@@ -122,9 +131,16 @@ class Segment:
 
 
 def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
-    """A candidate invariant of the states nobody has won: ("no-win",) no side's condition
-    holds; ("no-win-unless-overlap",) none does unless two that no priority orders do (an
-    overlap leaves the game going, Game's wins); ("no-open-win",) no condition of a win the rulebook leaves open holds; ("side", s, r) a seat holding role r has r's side (or one it may choose)."""
+    """A candidate invariant of the states nobody has won:
+    ("no-win",) no side's condition holds;
+    ("no-win-unless-overlap",) none does unless two that no priority orders do (an overlap
+        leaves the game going);
+    ("no-open-win",) no condition of a win the rulebook leaves open holds;
+    ("one-holder", a) at most one living player holds a's role;
+    ("reading", i) some reading of win i is still followed;
+    ("alive", s) seat s is alive;
+    ("unmarked", m, s) seat s is not in memory m;
+    ("side", s, r) a seat holding role r has r's side (or one it may choose)."""
     ctx = game.ctx
     if lemma[0] == "no-win":
         holds = list(win_holds(game, st).values())
@@ -134,6 +150,17 @@ def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
     if lemma[0] == "no-open-win":
         view = View(game, st, Events(ctx), {"__holes": []})
         return z3.Not(z3.Or([game.compiler.value(w.cond, view) for w in game.sc.open_wins]))
+    if lemma[0] == "alive":
+        return st["alive"][lemma[1]]
+    if lemma[0] == "unmarked":
+        return z3.Not(st["mset"][lemma[1]][lemma[2]])
+    if lemma[0] == "reading":
+        return z3.Or([x for (i, _), x in st["readings"].items() if i == lemma[1]])
+    if lemma[0] == "one-holder":
+        ability = game.sc.ability_by_key[lemma[1]]
+        wanted = [game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
+        holders = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(game.n)]
+        return count_of(holders, ctx) <= 1
     _, s, r = lemma
     role = game.sc.role_by_key[r]
     sides = [role.side] if role.side is not None else list(role.side_choices)
@@ -148,43 +175,68 @@ def candidate_lemmas(game: Game) -> list:
     the mafia's side) and then has no way forward that a reachable state would have."""
     out = [("no-win",), ("no-win-unless-overlap",)] if game.sc.wins else []
     out += [("no-open-win",)] if game.sc.open_wins else []
+    out += [("one-holder", a.key) for a in crowded(game)]
+    out += [("reading", i) for i in sorted({i for i, _ in game.states[0]["readings"]})]
+    out += [("alive", s) for s in range(game.n)]  # a player no rule can remove
+    out += [("unmarked", m, s) for m in sorted(game.states[0]["mset"]) for s in range(game.n)]
     for s in range(game.n):
         out += [("side", s, r) for r in sorted(game.roles_of[s])]
     return out
 
 
+def crowded(game: Game) -> list:
+    """The blocking abilities of which the game lets only one player a phase make a use
+    (Game.restricted): where at most one living player holds each (a "one-holder" lemma),
+    nothing is left out."""
+    return sorted({a.key: a for pv in game.vars for a in pv.crowded}.values(), key=lambda a: a.key)
+
+
 class Proof:
     """Progress from every state a game the rules decide reaches with nobody winning, for one
     composition. Two games: the real one from the start, through the opening phases and a
-    cycle more; and one from a free well-formed state at the first generic phase, a cycle
-    and all but one phase more (so that each position of the cycle has a cycle after it)."""
+    span more; and one from a free well-formed state at the first generic phase, long enough
+    that each position of the cycle has a span after it."""
 
     def __init__(self, scenario, seats, limits: Limits):
         self.sc, self.seats, self.limits = scenario, seats, limits
         self.g = generic_from(scenario, seats, 0, rounds=True)
         self.period = len(scenario.phases.cycle)
-        self.real = Game(scenario, seats, self.g + self.period, symmetry=False)
-        self.free = Game(scenario, seats, 2 * self.period - 1, first_phase=self.g, symmetry=False,
+        # How far a continuation may go: a cycle and one phase more, since a vote may need
+        # the night before it (an accusation, a mark) and a phase can come up empty.
+        self.span = self.period + 1
+        self.real = Game(scenario, seats, self.g + self.span, symmetry=False)
+        self.free = Game(scenario, seats, self.period - 1 + self.span, first_phase=self.g, symmetry=False,
                          free_start=True)
         self.lemmas: list = []
+        self.searches: list = []
 
     def restricted(self) -> str | None:
-        """Why some legal play is left out of a game of the proof (Game.restricted)."""
+        """Why some legal play is left out of a game of the proof (Game.restricted), unless
+        the invariants show it never is."""
+        games = (self.real, self.free)
+        if all(("one-holder", a.key) in self.lemmas for game in games for a in crowded(game)):
+            return None
         return self.real.restricted or self.free.restricted
 
-    def segments(self):
+    def segments(self) -> list:
+        """A Search per position (built once, kept between verdicts)."""
+        if not self.searches:
+            self.searches = [Search(segment, facts, self.limits) for segment, facts in self._segments()]
+        return self.searches
+
+    def _segments(self):
         """(segment, what A knows of its first state) per position: in the opening phases,
         reached by the game; later, a free state at the first generic phase satisfying the
         invariants, and the states it leads to, nobody having won."""
         real, free = self.real, self.free
         for j in range(self.g):
             facts = real.constraints[:_before(real, j)] + _going_on(real, j)
-            yield Segment(real, j, self.g + self.period - j), facts
+            yield Segment(real, j, self.g + self.span - j), facts
         for i in range(self.period):
             facts = free.constraints[:_before(free, i)] + _going_on(free, i)
             facts += [free.states[t]["winner"] == NONE for t in range(i)]
             facts += [lemma_term(lm, free, free.states[t]) for lm in self.lemmas for t in range(i + 1)]
-            yield Segment(free, i, self.period), facts
+            yield Segment(free, i, self.span), facts
 
     def houdini(self, candidates: list) -> str | None:
         """Keep the largest subset of the candidates that every state a game the rules decide
@@ -192,9 +244,9 @@ class Proof:
         until nothing does): they hold in the real game's states, and from the free state
         with them holding so far, each phase of the cycle keeps them. The solver's reason
         when it gives up, else None."""
+        # With some play left out of a phase (Game.restricted), the checks are exact only
+        # from states where the one-holder lemmas hold: restricted() then asks for them all.
         todo = list(candidates)
-        if self.restricted():
-            todo = []  # a phase that leaves out some play proves nothing about all of them
         changed = True
         while changed and todo:
             changed = False
@@ -217,37 +269,75 @@ class Proof:
             facts += [lemma_term(lm, free, free.states[t]) for lm in todo for t in range(i + 1)]
             yield free, facts, free.states[i + 1]
 
-    def cegar(self, segment: Segment, facts: list):
-        """("proved", refinements), ("candidate", values) or ("unknown", reason) from the
-        segment's first state."""
+
+class Search:
+    """The refinement at one position: A's and B's solvers, kept between verdicts, so that a
+    second verdict (with a candidate's line-up set aside) goes on from the first."""
+
+    def __init__(self, segment: Segment, facts: list, limits: Limits):
+        self.segment = segment
         game = segment.game
-        start = segment.states[0]
-        a = make_solver(game.ctx, self.limits, preprocess=True)
-        a.add(*facts, start["winner"] == NONE)
-        b = make_solver(game.ctx, self.limits, preprocess=True)
-        b.add(*game.constraints)
+        self.a = make_solver(game.ctx, limits, preprocess=True)
+        self.a.add(*facts, segment.states[0]["winner"] == NONE)
+        self.b = make_solver(game.ctx, limits, preprocess=True)
+        self.b.add(*game.constraints)
         # Nobody acting but the vote (and the abilities that must be used) first: such a
         # continuation makes progress from many states, so few are needed.
-        quiet = [z3.Not(u.used) for pv in game.vars[segment.first:segment.first + segment.length]
-                 for u in pv.uses if not u.ability.mandatory]
-        for n in range(MAX_REFINEMENTS):
-            ra = ask(a)
+        self.quiet = [z3.Not(u.used) for pv in game.vars[segment.first:segment.first + segment.length]
+                      for u in pv.uses if not u.ability.mandatory]
+        self.n = 0
+        self.base: int | None = None
+        self.proved = False
+
+    def run(self, extra: list):
+        """("proved",), ("candidate", values) or ("unknown", reason) from the segment's first
+        state, with `extra` facts about it."""
+        if self.proved:
+            return ("proved",)  # set-aside states only shrink what A may propose
+        segment, a, b = self.segment, self.a, self.b
+        start = segment.states[0]
+        while self.n < MAX_REFINEMENTS:
+            ra = ask(a, *extra)
+            # Z3 counts the work of the whole context: what this position spent is the rise.
+            self.base = _spent(a) if self.base is None else self.base
+            if _spent(a) - self.base > BUDGET:
+                return "unknown", f"the proof ran out of its budget of solver work after {self.n} continuations"
             if ra.status != "sat":
-                return ("proved", n) if ra.status == "unsat" else ("unknown", ra.reason)
+                self.proved = ra.status == "unsat" and not extra
+                return ("proved",) if ra.status == "unsat" else ("unknown", ra.reason)
             values = values_of(ra.model, start)
-            here = pin(game, start, values)
-            rb = ask(b, *here, segment.progress(), *quiet)
+            here = pin(segment.game, start, values)
+            rb = ask(b, *here, segment.progress(), *self.quiet)
             if rb.status == "unsat":
-                rb = ask(b, *here, segment.progress())
+                rb = _quieter(b, [*here, segment.progress()], segment)
             if rb.status != "sat":
                 return ("candidate", values) if rb.status == "unsat" else ("unknown", rb.reason)
-            if TRACE:
-                used = [u.ability.key for pv in game.vars for u in pv.uses
-                        if z3.is_true(rb.model.eval(u.used, model_completion=True))]
-                vote = [rb.model.eval(pv.vote_target) for pv in game.vars if pv.vote_target is not None]
-                print(f"  A {ra.seconds:.2f}s B {rb.seconds:.2f}s alive {sum(1 for p, v in values.items() if p[0] == 'alive' and v)} {used} vote {vote} at {segment.first_progress(rb.model)}", flush=True)
-            a.add(segment.copy(rb.model, segment.first_progress(rb.model), f"k{n}_"))
+            a.add(segment.copy(rb.model, segment.first_progress(rb.model), f"k{self.n}_"))
+            self.n += 1
         return "unknown", f"more than {MAX_REFINEMENTS} continuations were needed"
+
+
+def _spent(solver) -> int:
+    stats = solver.statistics()
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
+
+
+def _quieter(solver, goal: list, segment: Segment):
+    """Choices for the goal with few uses: those a model leaves unused stay so, and each use
+    it makes is dropped where the goal still holds without it (as Encoded.quieter). A
+    continuation that needs fewer actions makes progress from more states."""
+    result = ask(solver, *goal)
+    if result.status != "sat":
+        return result
+    uses = [u for pv in segment.game.vars[segment.first:segment.first + segment.length] for u in pv.uses]
+    off = [z3.Not(u.used) for u in uses if not z3.is_true(result.model.eval(u.used, model_completion=True))]
+    for u in uses:
+        if z3.is_true(result.model.eval(u.used, model_completion=True)):
+            again = ask(solver, *goal, *off, z3.Not(u.used))
+            if again.status == "sat":
+                result = again
+                off.append(z3.Not(u.used))
+    return result
 
 
 def undecided_end(pv) -> z3.BoolRef:
@@ -283,22 +373,35 @@ def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict)
 
 
 def prove(scenario, seats, limits: Limits):
-    """Whether every state a game the rules decide reaches, nobody having won, can make
-    progress: ("proved", None, None), ("candidate", values, phase index) for a state from
-    which the proof found none, or ("unknown", reason, None)."""
+    """A Proof of progress for the composition, its invariants found; or the reason none can
+    be attempted (or the solver gave up finding them)."""
     if round_numbers(scenario) is None:
-        return "unknown", "the spec reads `round` other than against a number, so later phases are not all alike", None
+        return None, "the spec reads `round` other than against a number, so later phases are not all alike"
     proof = Proof(scenario, seats, limits)
     reason = proof.houdini(candidate_lemmas(proof.real))
     if reason is not None:
-        return "unknown", f"the solver gave up ({reason})", None
-    for segment, facts in proof.segments():
-        verdict = proof.cegar(segment, facts)
-        if verdict[0] == "unknown":
-            return "unknown", verdict[1], None
-        if verdict[0] == "candidate":
+        return None, f"the solver gave up ({reason})"
+    return proof, None
+
+
+def verdict(proof: Proof, excluded: list):
+    """Whether every state a game the rules decide reaches, nobody having won, can make
+    progress: ("proved", None, None), ("candidate", values, phase index) for a state from
+    which the proof found none, or ("unknown", reason, None). States with the line-up (who
+    is alive, roles, sides) of an excluded one are left out: a proof then proves nothing,
+    and comes back "unknown"."""
+    for search in proof.segments():
+        segment = search.segment
+        start = segment.states[0]
+        skip = [z3.Not(z3.And(pin(segment.game, start, x, PATTERN))) for x in excluded]
+        result = search.run(skip)
+        if result[0] == "unknown":
+            return "unknown", result[1], None
+        if result[0] == "candidate":
             index = segment.first + (proof.g if segment.game is proof.free else 0)
-            return "candidate", verdict[1], index
+            return "candidate", result[1], index
+    if excluded:
+        return "unknown", "states the search could not show stuck were set aside", None
     restricted = proof.restricted()
     if restricted is not None:
         # The opening states and the invariants are then over games that leave out some play.
