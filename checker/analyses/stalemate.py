@@ -2,9 +2,8 @@
 end the game.
 
 1. A progress proof for every length (encode/progress.py): from every state a game reaches
-   with nobody winning, some choices lead within a cycle and one phase to a win (or a win
-   the rules leave undecided) or to fewer players alive. Then every game can end, and
-   nothing is reported.
+   with nobody winning, some choices lead within a cycle and one phase to a win or to fewer
+   players alive. Then every game can end, and nothing is reported.
 2. A state the proof cannot rule out is searched for: Z3 proposes a state at the end of the
    bound that a game the rules decide reaches with nobody winning (a stuck state reached
    earlier is still stuck there), any line-up within the bound, then the candidate's
@@ -80,6 +79,8 @@ def _composition(scenario, enc: Encoded) -> list[Finding]:
         if status == "proved":
             return []  # no stuck game, for every length: nothing to report
         if status == "unknown":
+            if enc.unfollowed() is not None:
+                return []  # the pipeline reports the play this encoding leaves out
             break
         # A state the proof could not rule out: look for a game reaching a stuck state, within
         # the bound (any line-up), then deeper with its line-up; if none, the next such state.

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import z3
 
-from .. import holes
 from .induction import PATTERN, generic_from, no_win_holds, pin, round_numbers, state_terms, values_of, win_holds
 from .phase_vars import NONE
 from .solver import Limits, ask, make_solver
@@ -104,11 +103,13 @@ class Segment:
         return self.claims[upto]
 
     def progress_at(self, states: list, t: int) -> z3.BoolRef:
-        """State t (of the segment's): someone has won, or the rules leave open whether
-        someone has (undecided_end), or fewer players are alive than at its start."""
+        """State t (of the segment's): someone has won, or fewer players are alive than at its
+        start with no overlap of wins on the way (an overlap is no win, and the states after
+        one are not those the proof covers: _going_on)."""
         ctx = self.game.ctx
-        return z3.Or(states[t]["winner"] != NONE, undecided_end(self.game.vars[self.first + t - 1]),
-                     count_of(states[t]["alive"], ctx) < count_of(states[0]["alive"], ctx))
+        fewer = count_of(states[t]["alive"], ctx) < count_of(states[0]["alive"], ctx)
+        clear = [z3.Not(overlap(pv)) for pv in self.game.vars[self.first:self.first + t]]
+        return z3.Or(states[t]["winner"] != NONE, z3.And(fewer, *clear))
 
     def progress(self, upto: int | None = None) -> z3.BoolRef:
         upto = self.length if upto is None else upto
@@ -250,8 +251,10 @@ class Proof:
         changed = True
         while changed and todo:
             changed = False
-            for game, facts, st in self._checks(todo):
+            for k in range(len(self.real.states) + self.period):
                 before = len(todo)
+                # Each check assumes the lemmas as they stand now (a step's pre-state).
+                game, facts, st = self._check(k, todo)
                 todo, reason = _keep_holding(self.limits, todo, game, facts, st)
                 if reason is not None:
                     return reason
@@ -259,15 +262,17 @@ class Proof:
         self.lemmas = todo
         return None
 
-    def _checks(self, todo):
+    def _check(self, k: int, todo: list):
+        """The k-th check: a state of the real game, or the state after position k - T of
+        the free one (T the real game's states)."""
         real, free = self.real, self.free
-        for t in range(len(real.states)):
-            yield real, real.constraints + _going_on(real, t), real.states[t]
-        for i in range(self.period):
-            facts = free.constraints[:_before(free, i + 1)] + _going_on(free, i + 1)
-            facts += [free.states[t]["winner"] == NONE for t in range(i + 1)]
-            facts += [lemma_term(lm, free, free.states[t]) for lm in todo for t in range(i + 1)]
-            yield free, facts, free.states[i + 1]
+        if k < len(real.states):
+            return real, real.constraints + _going_on(real, k), real.states[k]
+        i = k - len(real.states)
+        facts = free.constraints[:_before(free, i + 1)] + _going_on(free, i + 1)
+        facts += [free.states[t]["winner"] == NONE for t in range(i + 1)]
+        facts += [lemma_term(lm, free, free.states[t]) for lm in todo for t in range(i + 1)]
+        return free, facts, free.states[i + 1]
 
 
 class Search:
@@ -340,19 +345,15 @@ def _quieter(solver, goal: list, segment: Segment):
     return result
 
 
-def undecided_end(pv) -> z3.BoolRef:
-    """The phase ends in a win the rules leave undecided: two sides' conditions met with no
-    priority, or a win the rulebook does not write in question. Some reading ends the game
-    there, so it counts as an end (the holes are reported by win-overlap and undefined)."""
-    parts = [c for c, hole in pv.undefined if hole.kind == holes.OPEN_WIN]
-    if pv.overlap is not None:
-        parts.append(pv.overlap)
-    return z3.Or(parts) if parts else z3.BoolVal(False, pv.active.ctx)
+def overlap(pv) -> z3.BoolRef:
+    """Two sides' conditions met in the phase with no priority: nobody wins, and what comes
+    after is up to the moderator (win-overlap reports it)."""
+    return pv.overlap if pv.overlap is not None else z3.BoolVal(False, pv.active.ctx)
 
 
 def _going_on(game: Game, t: int) -> list:
-    """No phase before state t ended in an undecided win: the states the proof covers."""
-    return [z3.Not(undecided_end(pv)) for pv in game.vars[:t]]
+    """No phase before state t ended in an overlap of wins: the states the proof covers."""
+    return [z3.Not(overlap(pv)) for pv in game.vars[:t]]
 
 
 def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict):
