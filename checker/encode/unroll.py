@@ -59,16 +59,13 @@ class Game:
     def __init__(self, scenario: Scenario, seats: tuple[str, ...], length: int,
                  settings: dict | None = None, ctx: z3.Context | None = None,
                  symmetry: bool = True, start: State | None = None, first_phase: int = 0,
-                 free_start: bool = False, built: int | None = None, names: str = ""):
+                 free_start: bool = False, built: int | None = None):
         # free_start: the first state is any well-formed state (see _well_formed), not the
         # game's start; `start` then only fixes the settings and the phase sequence. For
         # induction proofs (encode/induction.py).
-        # names: a prefix of every variable's name, so that several games can share one
-        # context (a proof that asks about two windows at once, analyses/stalemate.py).
         self.sc = scenario
         self.seats = seats
         self.n = len(seats)
-        self.names = names
         self.ctx = ctx or z3.Context()
         self.ids = Ids(scenario)
         state0 = start if start is not None else initial_state(scenario, seats, settings)
@@ -132,10 +129,10 @@ class Game:
         return self.compiler.I(v)
 
     def bool(self, name):
-        return z3.Bool(self.names + name, self.ctx)
+        return z3.Bool(name, self.ctx)
 
     def int(self, name):
-        return z3.Int(self.names + name, self.ctx)
+        return z3.Int(name, self.ctx)
 
     def ranged(self, name, lo: int, hi: int):
         """A choice variable with its domain: unconstrained values of an unused choice are
