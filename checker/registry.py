@@ -232,17 +232,5 @@ STALEMATE = _code(
     "standing), or a way to remove a player that cannot run out; if the rulebook really lets "
     "such a game hang, close the hole with a named `assume` (a draw rule).")
 
-STALEMATE_SEARCH = _code(
-    "MC210", "stalemate", "stalemate-search-incomplete", "info",
-    "The search for a stuck game found none, but was not exhaustive: it judges each line-up "
-    "(who is alive, with which roles and sides) by one reachable state of it, and examines a "
-    "fixed number of line-ups per composition. No stalemate was found; none was ruled out.",
-    "Absence of a stalemate finding is not a proof; this note says how far the search went, so "
-    "that a clean report is not read as one.",
-    "mafiacheck check specs/gangster.mafia --select stalemate",
-    "Nothing to fix in the spec. A proof needs an invariant of the whole game; where a rule "
-    "should make every game end (a vote every day that must remove someone), write it so.")
-
-
 def lookup(code: str) -> Code | None:
     return CODES.get(code.upper())

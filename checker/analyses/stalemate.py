@@ -1,30 +1,34 @@
 """`stalemate`: a reachable state where nobody has won and no sequence of legal choices can
 end the game.
 
-1. Z3 proposes a state at the end of the bound that a game the rules decide reaches with
-   nobody winning (a stuck state reached earlier is still stuck there, so looking at the
-   end loses nothing).
-2. From exactly that state, a free-start game of M further phases (the phases up to the
-   point where later phases are all alike, then two cycles) asks whether any choices lead
-   to a win. If so, the state is not stuck: it is excluded (by who is alive, roles and
-   sides) and another is proposed, up to ATTEMPTS times.
-3. Otherwise, a proof for every length: the set of states that agree with it on who is
-   alive, roles, sides, counters, items and memories (uses only growing) must be closed —
-   from any state in it, every phase leads back into it with nobody winning (Z3, from a
-   free well-formed state, one question per phase of the cycle). A closed set is an
-   inductive invariant: the game never ends. If a set leads to a win, no claim is made; if
-   the sets grow too large to close, the finding says "no side can win within M further
-   phases" and is a warning.
+1. A progress proof for every length (encode/progress.py): from every state a game reaches
+   with nobody winning, some choices lead within a cycle and one phase to a win or to fewer
+   players alive. Then every game can end, and nothing is reported.
+2. A state the proof cannot rule out is searched for: Z3 proposes a state at the end of the
+   bound that a game the rules decide reaches with nobody winning (a stuck state reached
+   earlier is still stuck there), any line-up within the bound, then the candidate's
+   line-up in a game of DEEPEST rounds. From exactly that state, a free-start game of M
+   further phases (the phases up to the point where later phases are all alike, then two
+   cycles) asks whether any choices lead to a win; if so, it is excluded (by who is alive,
+   roles and sides) and another is proposed, up to ATTEMPTS times.
+3. Otherwise, a proof that the state is stuck for every length: the set of states that
+   agree with it on who is alive, roles, sides, counters, items and memories (uses only
+   growing) must be closed (from any state in it, every phase leads back into it with
+   nobody winning). If the sets grow too large to close, the finding says "no side can win
+   within M further phases" and is a warning.
 4. The witness is the shortest game reaching a stuck state with the same players, replayed.
+5. Neither a proof nor a stuck game: inconclusive (MC200), never a pass.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import z3
 
 from .. import registry
+from ..encode import progress
 from ..encode.induction import (
     FIXED,
     GROWING,
@@ -43,7 +47,9 @@ from ..errors import SpecError
 from ..findings import Finding, Related
 from .encoded import Encoded
 
-ATTEMPTS = 6  # candidate states per composition
+ATTEMPTS = 6  # candidate states per encoding searched
+CANDIDATES = 3  # states the proof cannot rule out, searched for before the verdict is inconclusive
+DEEPEST = 3  # rounds: the longest games searched for a stuck state the proof could not rule out
 PLAYOUTS = 16  # random games from a candidate before the solver is asked
 PLAYOUT_CYCLES = 6  # their length, in cycles (a day and a night)
 CLASSES = 12  # groups of states in a candidate invariant
@@ -61,36 +67,89 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 
 
 def _composition(scenario, enc: Encoded) -> list[Finding]:
+    what = "whether a game can get stuck"
+    limits = Limits(enc.options.timeout, enc.options.rlimit)
+    proof, why = progress.prove(scenario, enc.game.seats, limits)
+    if proof is None:
+        return [enc.inconclusive(what, f"no proof that every game can end: {why}")]
+    excluded: list = []
+    deeper = None
+    for _ in range(CANDIDATES):
+        status, detail, index = progress.verdict(proof, excluded)
+        if status == "proved":
+            return []  # no stuck game, for every length: nothing to report
+        if status == "unknown":
+            if enc.unfollowed() is not None:
+                return []  # the pipeline reports the play this encoding leaves out
+            break
+        # A state the proof could not rule out: look for a game reaching a stuck state, within
+        # the bound (any line-up), then deeper with its line-up; if none, the next such state.
+        found = _search(scenario, enc, []) if deeper is None else None
+        deeper = deeper if deeper is not None else _deeper(enc)
+        if found is None and deeper:
+            found = _search(scenario, deeper[0], _line_up(deeper[0], detail))
+        if found is not None:
+            return [found]
+        excluded.append(detail)
+    if not excluded:
+        return [enc.inconclusive(what, f"no proof that every game can end: {detail}")]
+    who = _who(scenario, enc, excluded[0])
+    return [enc.inconclusive(what, f"no proof that every game can end: from states the proof cannot rule "
+                                   f"out (such as {who} alive), no choices make progress within a cycle, "
+                                   f"and no game within {max(DEEPEST, enc.options.bound)} rounds reaches a "
+                                   "stuck state")]
+
+
+def _deeper(enc: Encoded) -> list:
+    """An encoding of DEEPEST rounds, if that is longer than the encoding's bound."""
+    if enc.options.bound >= DEEPEST:
+        return []
+    deeper = Encoded(enc.sc, enc.comp, replace(enc.options, bound=DEEPEST))
+    return [deeper] if deeper.game is not None else []
+
+
+def _line_up(enc: Encoded, values: dict) -> list:
+    """The game's last state has the candidate's line-up (who is alive, roles, sides) and
+    marks (the memories of players): a line-up alone is excluded by the first state of it
+    the search finds that can still end."""
+    game = enc.game
+    return pin(game, game.states[len(game.vars)], values, PATTERN + ("mset",))
+
+
+def _who(scenario, enc: Encoded, values: dict) -> str:
+    from ..moderator_log import Names
+    names = Names(scenario, enc.game.seats)
+    roles = enc.game.ids.roles
+    living = [names.seat(s, [roles[values[("role", x)]] for x in range(enc.game.n)])
+              for s in range(enc.game.n) if values[("alive", s)]]
+    return ", ".join(living) if living else "nobody"
+
+
+def _search(scenario, enc: Encoded, extra: list) -> Finding | None:
+    """A stuck game within the encoding's bound: Z3 proposes a state at the end of the bound
+    (a stuck state reached earlier is still stuck there) that a game the rules decide
+    reaches with nobody winning; each that can still end is excluded, up to ATTEMPTS."""
     game = enc.game
     L = len(game.vars)
     final = game.states[L]
-    excluded = []
+    excluded: list = []
     for _ in range(ATTEMPTS):
-        result = enc.ask([final["winner"] == NONE, enc.clean_until(L - 1)] + excluded)
+        result = enc.ask([final["winner"] == NONE, enc.clean_until(L - 1)] + extra + excluded)
         if result.status == "unknown":
-            return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({result.reason})")]
+            return enc.inconclusive("whether a game can get stuck", f"the solver gave up ({result.reason})")
         if result.status == "unsat":
-            break
+            return None
         X = values_of(result.model, final)
         state = _state_after(enc, result, L - 1)
         verdict = ("escapes",) if _escapes_by_play(enc, state, L) else _stuck(enc, X, L, state)
         if verdict[0] == "unknown":
-            return [enc.inconclusive("whether a game can get stuck", f"the solver gave up ({verdict[1]})")]
+            return enc.inconclusive("whether a game can get stuck", f"the solver gave up ({verdict[1]})")
         if verdict[0] == "escapes":
             excluded.append(z3.Not(z3.And(pin(game, final, X, PATTERN))))
             continue
         t, result, verdict = _earliest(enc, X, L, result, verdict)
-        return [_finding(scenario, enc, t, result, verdict)]
-    if not excluded:
-        return []  # every game within the bound has ended
-    # A line-up is judged by one state of it (its counters and uses may differ in others), and
-    # only ATTEMPTS line-ups are examined: say how far the search went rather than pass in silence.
-    more = "" if len(excluded) < ATTEMPTS else ", and other line-ups were not examined"
-    c = registry.CODES[registry.STALEMATE_SEARCH]
-    return [Finding(c.code, c.kind, c.severity,
-                    f"no stuck game found: the {len(excluded)} line-up{'s' if len(excluded) != 1 else ''} "
-                    "examined at the end of the bound can each still end from the state examined"
-                    f"{more}; a stuck game is not ruled out ({enc.where})", scenario.span)]
+        return _finding(scenario, enc, t, result, verdict)
+    return None
 
 
 def _state_after(enc: Encoded, result, upto: int):

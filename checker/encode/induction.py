@@ -105,6 +105,27 @@ def mentions_round(scenario) -> bool:
                                                tuple(scenario.wins)))
 
 
+def round_numbers(scenario) -> int | None:
+    """Where `round` is only compared with numbers (`round <= 2`), the largest of them: past
+    it, each comparison has one value in every phase, so later phases are again all alike.
+    None when the spec reads `round` in any other way."""
+    from .. import ast
+    from ..vocabulary import nodes
+    trees = (scenario.abilities, tuple(scenario.rules), scenario.day, tuple(scenario.wins))
+    refs = compared = top = 0
+    for x in nodes(trees):
+        if isinstance(x, ast.Ref) and x.name.key == "round":
+            refs += 1
+        elif isinstance(x, ast.Compare) and x.op in ("==", "!=", "<", "<=", ">", ">="):
+            sides = (x.left, x.right)
+            if any(isinstance(y, ast.Ref) and y.name.key == "round" for y in sides):
+                numbers = [y.value for y in sides if isinstance(y, ast.Num)]
+                if numbers:
+                    compared += 1
+                    top = max(top, numbers[0])
+    return top if refs == compared else None
+
+
 def _numbers(scenario) -> int:
     """The largest phase number any `at` reference names (0 when none does)."""
     top = 0
@@ -121,12 +142,15 @@ def _numbers(scenario) -> int:
     return top
 
 
-def generic_from(scenario, seats, index: int) -> int:
+def generic_from(scenario, seats, index: int, rounds: bool = False) -> int:
     """The first phase index >= index from which every phase is of a cycle kind and past
-    every phase number the spec names."""
+    every phase number the spec names (with `rounds`, and every number `round` is compared
+    with: see round_numbers)."""
     state0 = initial_state(scenario, seats)
     cycle = scenario.phases.cycle
     top = _numbers(scenario)
+    if rounds:
+        top = max(top, round_numbers(scenario) or 0)
     # Past the opening phases, each cycle numbers its phases once: `top` cycles past the
     # opening reach every number, and a cycle more shows that they stay alike.
     seq = sequence(scenario, state0, index + (top + 2) * len(cycle) + 64)
@@ -144,14 +168,20 @@ def clean(pv) -> list:
     return parts
 
 
-def no_win_holds(game: Game, st: dict) -> z3.BoolRef:
-    """A state where nobody has won yet, after a phase where wins are checked: no side's
-    condition holds, unless two hold that no priority orders (an overlap leaves no winner)."""
+def win_holds(game: Game, st: dict) -> dict:
+    """Per side, whether its win condition holds in the state."""
     view = View(game, st, Events(game.ctx), {"__holes": []})
-    holds = {}
+    holds: dict = {}
     for win in game.sc.wins:
         cond = game.compiler.value(win.cond, view)
         holds[win.side.key] = z3.Or(holds.get(win.side.key, z3.BoolVal(False, game.ctx)), cond)
+    return holds
+
+
+def no_win_holds(game: Game, st: dict) -> z3.BoolRef:
+    """A state where nobody has won yet, after a phase where wins are checked: no side's
+    condition holds, unless two hold that no priority orders (an overlap leaves no winner)."""
+    holds = win_holds(game, st)
     sides = list(holds)
     pairs = [z3.And(holds[a], holds[b]) for i, a in enumerate(sides) for b in sides[i + 1:]
              if not any({a, b} <= {nm.key for nm in p.order} for p in game.sc.priorities)]

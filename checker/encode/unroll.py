@@ -101,6 +101,8 @@ class Game:
             if any(number(x) is None for x in _ints(self.states[0])):
                 self.unranged.append("a start value that is not a constant")
         self.vars: list[PhaseVars] = []
+        # How many constraints say what the first state is, before any phase.
+        self.start_constraints = len(self.constraints)
         # marks[t]: how many constraints define the game up to phase t (inclusive), so a
         # solver can take the phases one at a time (incremental unrolling).
         self.marks: list[int] = []

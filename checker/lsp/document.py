@@ -624,7 +624,7 @@ def quick_fixes(doc: Document, code: str | None, span: Span | None,
                 related: list[Span | None]) -> list[tuple[str, str]]:
     """(title, line to add at the end of the spec) for a finding with an obvious fix: an
     order for two unordered steps (MC207), or an acknowledgement naming its declarations."""
-    if doc.is_query or not code or not code.startswith("MC2") or code in ("MC200", "MC210"):
+    if doc.is_query or not code or not code.startswith("MC2") or code == "MC200":
         return []
     names = list(dict.fromkeys(n for n in (declaration_at(doc, s) for s in [span, *related]) if n))
     fixes = []

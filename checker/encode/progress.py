@@ -1,0 +1,410 @@
+"""Progress for every length of game: from any state nobody has won, some legal choices lead,
+within a cycle of phases and one more, to a win or to fewer players alive.
+
+If that holds for every state a game the rules decide can reach, no game can get stuck: from
+a reachable state, the choices that make progress lead to another reachable state with fewer
+players alive (or a win), and the number alive cannot fall for ever. (A revival within the
+continuation is allowed; what counts is the number alive at its end.)
+
+The states are covered in two parts. The opening phases' states (up to the first phase past
+every phase number the spec names, `generic_from`) are the game's own, from its start. Later
+ones are over-approximated: any well-formed state at the first generic phase that satisfies
+the invariants proved (`Proof.houdini`), and, for the later positions of the cycle, any
+successor of one. Past that phase a phase of a kind behaves the same whatever its number, so
+one position of each kind stands for all.
+
+Each position is a forall-exists question, answered by counterexample-guided refinement:
+
+* the proposer (A) looks for a state, nobody having won, from which none of the
+  continuations found so far makes progress (each continuation is a copy of the phases with
+  its choices as constants and its state values as fresh variables: wherever those choices
+  are legal, they do not make progress);
+* the responder (B) takes that state, pinned, and looks for choices that make progress
+  (nobody acting but the vote first: such a continuation works from many states); if it
+  finds some, they join A's list.
+
+A runs out of states: progress is proved there. B finds nothing: the state is a candidate,
+for the caller to show stuck or to leave open.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from .induction import PATTERN, generic_from, no_win_holds, pin, round_numbers, state_terms, values_of, win_holds
+from .phase_vars import NONE
+from .solver import Limits, ask, make_solver
+from .terms import Events, View, count_of
+from .unroll import Game
+
+MAX_REFINEMENTS = 200  # continuations per position before the proof is called inconclusive
+# Solver work (Z3's rlimit count, summed over the proposer's questions) a position may take:
+# a count, not seconds, so that the same spec gives the same verdict on any machine.
+BUDGET = 40_000_000
+
+
+def constants(terms) -> dict:
+    """The uninterpreted constants (the variables) of some terms, by z3 id."""
+    out: dict = {}
+    seen: set = set()
+    stack = list(terms)
+    while stack:
+        x = stack.pop()
+        i = x.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out[i] = x
+        else:
+            stack.extend(x.children())
+    return out
+
+
+def _terms(states) -> list:
+    return [term for st in states for _, term in state_terms(st)]
+
+
+def _before(game: Game, t: int) -> int:
+    """How many constraints say what the states up to t are."""
+    return game.marks[t - 1] if t > 0 else game.start_constraints
+
+
+class Segment:
+    """Phases first..first+length-1 of a game, from its state `first`: the variables of that
+    state, the choices of the phases, and the state variables the phases define (each by
+    one equation, Game._equate), told apart so that the phases can be copied."""
+
+    def __init__(self, game: Game, first: int, length: int):
+        self.game, self.first, self.length = game, first, length
+        self.states = game.states[first:first + length + 1]
+        self.start = constants(_terms(self.states[:1]))
+        self.derived = {i: v for i, v in constants(_terms(self.states[1:])).items() if i not in self.start}
+        self.own = game.constraints[_before(game, first):_before(game, first + length)]
+        every = constants(self.own + _terms(self.states[1:]))
+        self.choices = [v for i, v in every.items() if i not in self.start and i not in self.derived]
+        self.defining: set = set()
+        for c in self.own:
+            if z3.is_eq(c) and c.arg(0).get_id() in self.derived and c.arg(0).get_id() not in self.defining:
+                self.defining.add(c.arg(0).get_id())
+        self.claims: dict = {}
+
+    def defines(self, c) -> bool:
+        return z3.is_eq(c) and c.arg(0).get_id() in self.defining
+
+    def claim(self, upto: int) -> z3.BoolRef:
+        """The first `upto` phases, wherever their choices are legal, make no progress; their
+        state values defined by their equations (built once per length)."""
+        if upto not in self.claims:
+            own = self.game.constraints[_before(self.game, self.first):_before(self.game, self.first + upto)]
+            defining = [c for c in own if self.defines(c)]
+            legal = [c for c in own if not self.defines(c)]
+            self.claims[upto] = z3.And(z3.And(defining), z3.Implies(z3.And(legal), z3.Not(self.progress(upto))))
+        return self.claims[upto]
+
+    def progress_at(self, states: list, t: int) -> z3.BoolRef:
+        """State t (of the segment's): someone has won, or fewer players are alive than at its
+        start with no overlap of wins on the way (an overlap is no win, and the states after
+        one are not those the proof covers: _going_on)."""
+        ctx = self.game.ctx
+        fewer = count_of(states[t]["alive"], ctx) < count_of(states[0]["alive"], ctx)
+        clear = [z3.Not(overlap(pv)) for pv in self.game.vars[self.first:self.first + t]]
+        return z3.Or(states[t]["winner"] != NONE, z3.And(fewer, *clear))
+
+    def progress(self, upto: int | None = None) -> z3.BoolRef:
+        upto = self.length if upto is None else upto
+        return z3.Or([self.progress_at(self.states, t) for t in range(1, upto + 1)])
+
+    def copy(self, model: z3.ModelRef, upto: int, tag: str) -> z3.BoolRef:
+        """The model's choices in the first `upto` phases, as constants, do not make progress
+        from the segment's start wherever they are legal. Its state values are fresh variables
+        (`tag` + name), each defined by its equation, which always has a solution."""
+        subst = [(v, model.eval(v, model_completion=True)) for v in self.choices]
+        subst += [(v, z3.Const(tag + v.decl().name(), v.sort())) for v in self.derived.values()]
+        # One substitution of one term: the pairs are passed once, shared subterms visited once.
+        return z3.substitute(self.claim(upto), *subst)
+
+    def first_progress(self, model: z3.ModelRef) -> int:
+        for t in range(1, self.length + 1):
+            if z3.is_true(model.eval(self.progress_at(self.states, t), model_completion=True)):
+                return t
+        raise ValueError("the model makes no progress")
+
+
+def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
+    """A candidate invariant of the states nobody has won:
+    ("no-win",) no side's condition holds;
+    ("no-win-unless-overlap",) none does unless two that no priority orders do (an overlap
+        leaves the game going);
+    ("no-open-win",) no condition of a win the rulebook leaves open holds;
+    ("one-holder", a) at most one living player holds a's role;
+    ("reading", i) some reading of win i is still followed;
+    ("alive", s) seat s is alive;
+    ("unmarked", m, s) seat s is not in memory m;
+    ("side", s, r) a seat holding role r has r's side (or one it may choose)."""
+    ctx = game.ctx
+    if lemma[0] == "no-win":
+        holds = list(win_holds(game, st).values())
+        return z3.Not(z3.Or(holds)) if holds else z3.BoolVal(True, ctx)
+    if lemma[0] == "no-win-unless-overlap":
+        return no_win_holds(game, st)
+    if lemma[0] == "no-open-win":
+        view = View(game, st, Events(ctx), {"__holes": []})
+        return z3.Not(z3.Or([game.compiler.value(w.cond, view) for w in game.sc.open_wins]))
+    if lemma[0] == "alive":
+        return st["alive"][lemma[1]]
+    if lemma[0] == "unmarked":
+        return z3.Not(st["mset"][lemma[1]][lemma[2]])
+    if lemma[0] == "reading":
+        return z3.Or([x for (i, _), x in st["readings"].items() if i == lemma[1]])
+    if lemma[0] == "one-holder":
+        ability = game.sc.ability_by_key[lemma[1]]
+        wanted = [game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
+        holders = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(game.n)]
+        return count_of(holders, ctx) <= 1
+    _, s, r = lemma
+    role = game.sc.role_by_key[r]
+    sides = [role.side] if role.side is not None else list(role.side_choices)
+    ids = game.ids
+    return z3.Implies(st["role"][s] == ids.roles.index(r),
+                      z3.Or([st["side"][s] == ids.value("side", x) for x in sides]))
+
+
+def candidate_lemmas(game: Game) -> list:
+    """What the states of most games satisfy, to be proved or dropped (Proof.houdini). A
+    free state can break them (everybody gone with nobody declared the winner, a citizen on
+    the mafia's side) and then has no way forward that a reachable state would have."""
+    out = [("no-win",), ("no-win-unless-overlap",)] if game.sc.wins else []
+    out += [("no-open-win",)] if game.sc.open_wins else []
+    out += [("one-holder", a.key) for a in crowded(game)]
+    out += [("reading", i) for i in sorted({i for i, _ in game.states[0]["readings"]})]
+    out += [("alive", s) for s in range(game.n)]  # a player no rule can remove
+    out += [("unmarked", m, s) for m in sorted(game.states[0]["mset"]) for s in range(game.n)]
+    for s in range(game.n):
+        out += [("side", s, r) for r in sorted(game.roles_of[s])]
+    return out
+
+
+def crowded(game: Game) -> list:
+    """The blocking abilities of which the game lets only one player a phase make a use
+    (Game.restricted): where at most one living player holds each (a "one-holder" lemma),
+    nothing is left out."""
+    return sorted({a.key: a for pv in game.vars for a in pv.crowded}.values(), key=lambda a: a.key)
+
+
+class Proof:
+    """Progress from every state a game the rules decide reaches with nobody winning, for one
+    composition. Two games: the real one from the start, through the opening phases and a
+    span more; and one from a free well-formed state at the first generic phase, long enough
+    that each position of the cycle has a span after it."""
+
+    def __init__(self, scenario, seats, limits: Limits):
+        self.sc, self.seats, self.limits = scenario, seats, limits
+        self.g = generic_from(scenario, seats, 0, rounds=True)
+        self.period = len(scenario.phases.cycle)
+        # How far a continuation may go: a cycle and one phase more, since a vote may need
+        # the night before it (an accusation, a mark) and a phase can come up empty.
+        self.span = self.period + 1
+        self.real = Game(scenario, seats, self.g + self.span, symmetry=False)
+        self.free = Game(scenario, seats, self.period - 1 + self.span, first_phase=self.g, symmetry=False,
+                         free_start=True)
+        self.lemmas: list = []
+        self.searches: list = []
+
+    def restricted(self) -> str | None:
+        """Why some legal play is left out of a game of the proof (Game.restricted), unless
+        the invariants show it never is."""
+        games = (self.real, self.free)
+        if all(("one-holder", a.key) in self.lemmas for game in games for a in crowded(game)):
+            return None
+        return self.real.restricted or self.free.restricted
+
+    def segments(self) -> list:
+        """A Search per position (built once, kept between verdicts)."""
+        if not self.searches:
+            self.searches = [Search(segment, facts, self.limits) for segment, facts in self._segments()]
+        return self.searches
+
+    def _segments(self):
+        """(segment, what A knows of its first state) per position: in the opening phases,
+        reached by the game; later, a free state at the first generic phase satisfying the
+        invariants, and the states it leads to, nobody having won."""
+        real, free = self.real, self.free
+        for j in range(self.g):
+            facts = real.constraints[:_before(real, j)] + _going_on(real, j)
+            yield Segment(real, j, self.g + self.span - j), facts
+        for i in range(self.period):
+            facts = free.constraints[:_before(free, i)] + _going_on(free, i)
+            facts += [free.states[t]["winner"] == NONE for t in range(i)]
+            facts += [lemma_term(lm, free, free.states[t]) for lm in self.lemmas for t in range(i + 1)]
+            yield Segment(free, i, self.span), facts
+
+    def houdini(self, candidates: list) -> str | None:
+        """Keep the largest subset of the candidates that every state a game the rules decide
+        reaches with nobody winning satisfies (k-induction, Houdini-style: drop what fails,
+        until nothing does): they hold in the real game's states, and from the free state
+        with them holding so far, each phase of the cycle keeps them. The solver's reason
+        when it gives up, else None."""
+        # With some play left out of a phase (Game.restricted), the checks are exact only
+        # from states where the one-holder lemmas hold: restricted() then asks for them all.
+        todo = list(candidates)
+        changed = True
+        while changed and todo:
+            changed = False
+            for k in range(len(self.real.states) + self.period):
+                before = len(todo)
+                # Each check assumes the lemmas as they stand now (a step's pre-state).
+                game, facts, st = self._check(k, todo)
+                todo, reason = _keep_holding(self.limits, todo, game, facts, st)
+                if reason is not None:
+                    return reason
+                changed = changed or len(todo) < before
+        self.lemmas = todo
+        return None
+
+    def _check(self, k: int, todo: list):
+        """The k-th check: a state of the real game, or the state after position k - T of
+        the free one (T the real game's states)."""
+        real, free = self.real, self.free
+        if k < len(real.states):
+            return real, real.constraints + _going_on(real, k), real.states[k]
+        i = k - len(real.states)
+        facts = free.constraints[:_before(free, i + 1)] + _going_on(free, i + 1)
+        facts += [free.states[t]["winner"] == NONE for t in range(i + 1)]
+        facts += [lemma_term(lm, free, free.states[t]) for lm in todo for t in range(i + 1)]
+        return free, facts, free.states[i + 1]
+
+
+class Search:
+    """The refinement at one position: A's and B's solvers, kept between verdicts, so that a
+    second verdict (with a candidate's line-up set aside) goes on from the first."""
+
+    def __init__(self, segment: Segment, facts: list, limits: Limits):
+        self.segment = segment
+        game = segment.game
+        self.a = make_solver(game.ctx, limits, preprocess=True)
+        self.a.add(*facts, segment.states[0]["winner"] == NONE)
+        self.b = make_solver(game.ctx, limits, preprocess=True)
+        self.b.add(*game.constraints)
+        # Nobody acting but the vote (and the abilities that must be used) first: such a
+        # continuation makes progress from many states, so few are needed.
+        self.quiet = [z3.Not(u.used) for pv in game.vars[segment.first:segment.first + segment.length]
+                      for u in pv.uses if not u.ability.mandatory]
+        self.n = 0
+        self.base: int | None = None
+        self.proved = False
+
+    def run(self, extra: list):
+        """("proved",), ("candidate", values) or ("unknown", reason) from the segment's first
+        state, with `extra` facts about it."""
+        if self.proved:
+            return ("proved",)  # set-aside states only shrink what A may propose
+        segment, a, b = self.segment, self.a, self.b
+        start = segment.states[0]
+        while self.n < MAX_REFINEMENTS:
+            ra = ask(a, *extra)
+            # Z3 counts the work of the whole context: what this position spent is the rise.
+            self.base = _spent(a) if self.base is None else self.base
+            if _spent(a) - self.base > BUDGET:
+                return "unknown", f"the proof ran out of its budget of solver work after {self.n} continuations"
+            if ra.status != "sat":
+                self.proved = ra.status == "unsat" and not extra
+                return ("proved",) if ra.status == "unsat" else ("unknown", ra.reason)
+            values = values_of(ra.model, start)
+            here = pin(segment.game, start, values)
+            rb = ask(b, *here, segment.progress(), *self.quiet)
+            if rb.status == "unsat":
+                rb = _quieter(b, [*here, segment.progress()], segment)
+            if rb.status != "sat":
+                return ("candidate", values) if rb.status == "unsat" else ("unknown", rb.reason)
+            a.add(segment.copy(rb.model, segment.first_progress(rb.model), f"k{self.n}_"))
+            self.n += 1
+        return "unknown", f"more than {MAX_REFINEMENTS} continuations were needed"
+
+
+def _spent(solver) -> int:
+    stats = solver.statistics()
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
+
+
+def _quieter(solver, goal: list, segment: Segment):
+    """Choices for the goal with few uses: those a model leaves unused stay so, and each use
+    it makes is dropped where the goal still holds without it (as Encoded.quieter). A
+    continuation that needs fewer actions makes progress from more states."""
+    result = ask(solver, *goal)
+    if result.status != "sat":
+        return result
+    uses = [u for pv in segment.game.vars[segment.first:segment.first + segment.length] for u in pv.uses]
+    off = [z3.Not(u.used) for u in uses if not z3.is_true(result.model.eval(u.used, model_completion=True))]
+    for u in uses:
+        if z3.is_true(result.model.eval(u.used, model_completion=True)):
+            again = ask(solver, *goal, *off, z3.Not(u.used))
+            if again.status == "sat":
+                result = again
+                off.append(z3.Not(u.used))
+    return result
+
+
+def overlap(pv) -> z3.BoolRef:
+    """Two sides' conditions met in the phase with no priority: nobody wins, and what comes
+    after is up to the moderator (win-overlap reports it)."""
+    return pv.overlap if pv.overlap is not None else z3.BoolVal(False, pv.active.ctx)
+
+
+def _going_on(game: Game, t: int) -> list:
+    """No phase before state t ended in an overlap of wins: the states the proof covers."""
+    return [z3.Not(overlap(pv)) for pv in game.vars[:t]]
+
+
+def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict):
+    """The lemmas of todo that hold in st whenever the facts do and nobody has won there
+    (those false in a model are dropped, one model at a time), and the solver's reason if
+    it gives up."""
+    solver = make_solver(game.ctx, limits, preprocess=True)
+    solver.add(*facts, st["winner"] == NONE)
+    while todo:
+        terms = [lemma_term(lm, game, st) for lm in todo]
+        r = ask(solver, z3.Or([z3.Not(x) for x in terms]))
+        if r.status == "unknown":
+            return todo, r.reason
+        if r.status == "unsat":
+            break
+        todo = [lm for lm, x in zip(todo, terms) if z3.is_true(r.model.eval(x, model_completion=True))]
+    return todo, None
+
+
+def prove(scenario, seats, limits: Limits):
+    """A Proof of progress for the composition, its invariants found; or the reason none can
+    be attempted (or the solver gave up finding them)."""
+    if round_numbers(scenario) is None:
+        return None, "the spec reads `round` other than against a number, so later phases are not all alike"
+    proof = Proof(scenario, seats, limits)
+    reason = proof.houdini(candidate_lemmas(proof.real))
+    if reason is not None:
+        return None, f"the solver gave up ({reason})"
+    return proof, None
+
+
+def verdict(proof: Proof, excluded: list):
+    """Whether every state a game the rules decide reaches, nobody having won, can make
+    progress: ("proved", None, None), ("candidate", values, phase index) for a state from
+    which the proof found none, or ("unknown", reason, None). States with the line-up (who
+    is alive, roles, sides) of an excluded one are left out: a proof then proves nothing,
+    and comes back "unknown"."""
+    for search in proof.segments():
+        segment = search.segment
+        start = segment.states[0]
+        skip = [z3.Not(z3.And(pin(segment.game, start, x, PATTERN))) for x in excluded]
+        result = search.run(skip)
+        if result[0] == "unknown":
+            return "unknown", result[1], None
+        if result[0] == "candidate":
+            index = segment.first + (proof.g if segment.game is proof.free else 0)
+            return "candidate", result[1], index
+    if excluded:
+        return "unknown", "states the search could not show stuck were set aside", None
+    restricted = proof.restricted()
+    if restricted is not None:
+        # The opening states and the invariants are then over games that leave out some play.
+        return "unknown", restricted, None
+    return "proved", None, None
