@@ -54,7 +54,7 @@ def test_the_facts_change_no_answer_and_refute_long_games_cheaply():
     facts; ten rounds are refuted within a resource limit that is not enough without them."""
     sc, seats = _first(CORE)
     windows = Windows(sc, seats, Limits())
-    for k, rlimit, with_facts_only in ((3, 50_000_000, False), (7, 50_000_000, False), (10, 3_000_000, True)):
+    for k, rlimit, with_facts_only in ((3, 50_000_000, False), (7, 50_000_000, False), (10, 10_000_000, True)):
         answers = []
         for use in (False, True):
             game = Game(sc, seats, 1 + 2 * k, symmetry=False)
