@@ -67,3 +67,21 @@ def test_the_facts_change_no_answer_and_refute_long_games_cheaply():
             assert answers == ["unknown", "unsat"], (k, answers)
         else:
             assert answers[0] == answers[1] != "unknown", (k, answers)
+
+
+def test_a_spec_that_compares_round_with_numbers_still_gets_proofs(tmp_path):
+    """`round` read only against numbers (`round >= 2`) leaves later phases alike past the
+    largest number: the induction proofs and the facts cover them (they gave up on any
+    spec that read `round` before)."""
+    from mafiacheck.cli import main
+    import io
+
+    text = (ROOT / "examples" / "broken" / "ability_needs_two_mafia.mafia").read_text(encoding="utf-8")
+    text = text.replace("when alive(mafia) >= 2 ", "when alive(mafia) >= 2 and round >= 2 ")
+    assert "round >= 2" in text
+    spec = tmp_path / "rounds.mafia"
+    spec.write_text(text, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    main(["check", str(spec), "--no-config", "--select", "dead-rule"], out, err)
+    assert "ability Double can never be used" in out.getvalue(), out.getvalue() + err.getvalue()
+    assert "rules out every longer game" in out.getvalue()

@@ -242,15 +242,16 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
     The base case is the bounded search. The step takes any well-formed state where nobody
     has won, k-1 phases the rules decide without the event, and asks for the event in the
     next phase; windows start at every phase index from L-k+1 up to one cycle past the point
-    where phases are all alike (generic_from), so every later phase is covered.
+    where phases are all alike (generic_from, past every number `round` is compared with
+    too), so every later phase is covered.
     `clean_before`: the bounded search asked only for games the rules decide up to the
     event, so the window's earlier phases may be taken as decided too.
     ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
     sc = enc.sc
-    if mentions_round(sc):
+    if mentions_round(sc) and round_numbers(sc) is None:
         return "open", None, "the spec reads `round`, so later phases are not all alike"
     L = len(enc.game.vars)
-    g = generic_from(sc, enc.game.seats, 0)
+    g = generic_from(sc, enc.game.seats, 0, rounds=True)
     period = len(sc.phases.cycle)
     strengthen = wins_checked_always(sc)
     last_reason = "no induction depth up to %d closes" % kmax

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import z3
 
-from .induction import generic_from, mentions_round, state_terms
+from .induction import generic_from, mentions_round, round_numbers, state_terms
 from .solver import ask
 from .terms import Implies, Not, Or
 
@@ -91,10 +91,11 @@ def implied(game, windows, start: int = 0, end: int | None = None) -> list:
     """The proved facts about phases start..end-1 of `game` (all by default), stated over
     its terms. A phase past every number the spec names is alike any phase one cycle later,
     so its facts are proved once per position in the cycle (and kept on `windows`); a spec
-    that reads `round` has no such phases, and each phase is proved on its own."""
+    that reads `round` other than against numbers has no such phases, and each phase is
+    proved on its own."""
     sc = game.sc
     period = len(sc.phases.cycle)
-    g = None if mentions_round(sc) else generic_from(sc, game.seats, 0)
+    g = None if mentions_round(sc) and round_numbers(sc) is None else generic_from(sc, game.seats, 0, rounds=True)
     proved = windows.__dict__.setdefault("facts", {})
     out = []
     for t in range(start, len(game.vars) if end is None else end):
