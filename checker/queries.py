@@ -15,11 +15,10 @@ def answer_all(scenario: Scenario, source: SourceFile, queries, limits=None,
                reuse=None) -> list[tuple[Answer, Names, ast.Query, object]]:
     """Each query answered; `limits` (encode.solver.Limits) bound the open questions, and
     `reuse` (open_questions.Reuse) is the games they share, for a caller that asks again."""
-    from .crosscheck.open_questions import Reuse, answer_open
-    from .encode.solver import Limits
+    from .crosscheck.open_questions import LIMITS, Reuse, answer_open
 
     player = Player(scenario)
-    reuse = reuse or Reuse(scenario, limits or Limits(timeout=120))
+    reuse = reuse or Reuse(scenario, limits or LIMITS)
     bound = []
     for q in queries:
         b = Binder(scenario, source.path).bind(q)

@@ -45,7 +45,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                                        z3.Or(acts + team)))
             if not diff:
                 continue
-            goal = [z3.Or(diff), enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)]
+            goal = [z3.Or(diff), enc.clean_until(t - 1)]
             enc.solver.push()
             try:
                 for _ in range(ATTEMPTS):

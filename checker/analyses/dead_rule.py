@@ -19,7 +19,8 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     reached = []  # per composition, the deepest encoding searched, and why not deeper
     for enc in encodings:
         seen = set(live)
-        newly, undecided_here, start = _live(enc, seen, 0)
+        start = 0
+        newly, undecided_here = _live(enc, seen, start)
         seen |= newly
         undecided |= undecided_here
         deepest, short = enc, None
@@ -30,7 +31,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                 short = longer
                 break
             start = len(deepest.game.vars)
-            newly, undecided_deeper, _ = _live(longer, seen, start)
+            newly, undecided_deeper = _live(longer, seen, start)
             if undecided_deeper:
                 short = f"a game of {longer.options.bound} rounds: the solver gave up"
                 break
@@ -117,9 +118,9 @@ def _pending(enc: Encoded, live: set) -> bool:
     return any(k not in live for k in _conditions(enc, 0))
 
 
-def _live(enc: Encoded, known: set, start: int) -> tuple[set, set, int]:
+def _live(enc: Encoded, known: set, start: int) -> tuple[set, set]:
     """What a game of the encoding uses, from phase `start` on, among what is not known to be
-    live: (live, undecided, start). One question for a game that uses anything not yet seen
+    live: (live, undecided). One question for a game that uses anything not yet seen
     used; every ability the answer uses is live. Repeated until no game uses a new one: few
     questions, not one each."""
     conds = _conditions(enc, start)
@@ -127,10 +128,10 @@ def _live(enc: Encoded, known: set, start: int) -> tuple[set, set, int]:
     while True:
         pending = {k: z3.Or(v) for k, v in conds.items() if k not in known and k not in live}
         if not pending:
-            return live, set(), start
+            return live, set()
         result = enc.ask(z3.Or(list(pending.values())), fast=True)
         if result.status == "unsat":
-            return live, set(), start
+            return live, set()
         if result.status == "unknown":
-            return live, set(pending), start
+            return live, set(pending)
         live |= {k for k, c in pending.items() if z3.is_true(result.model.eval(c, model_completion=True))}

@@ -130,12 +130,12 @@ class Encoded:
 
     def search_after_clean(self, conditions_at: Callable[[Encoded, int], list]) -> Search:
         """`search` for the earliest phase where one of conditions_at(enc, t) holds, after a
-        game the rules decide up to it (as first_after_clean)."""
+        game the rules decide up to it."""
         def goal(enc, t):
             here = conditions_at(enc, t)
             if not here:
                 return [z3.BoolVal(False, enc.game.ctx)]
-            return [z3.Or(here), enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, enc.game.ctx)]
+            return [z3.Or(here), enc.clean_until(t - 1)]
         return self.search(goal, quiet=True)
 
     def search(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
@@ -198,24 +198,11 @@ class Encoded:
 
     def clean_until(self, t: int) -> z3.BoolRef:
         """No phase up to t leaves anything to the moderator (holes, contradictions): a
-        witness the rules decide from start to end."""
-        parts = []
-        for pv in self.game.vars[: t + 1]:
-            parts += [z3.Not(c) for c, _ in pv.undefined]
-            parts += [z3.Not(c) for c, *_ in pv.contradictions]
-            if pv.overlap is not None:
-                parts.append(z3.Not(pv.overlap))
-        return z3.And(parts) if parts else self.B(True)
+        witness the rules decide from start to end. (True for t < 0: no phase yet.)"""
+        from ..encode.induction import clean
 
-    def first_after_clean(self, conditions_at) -> tuple[str, int | None, Result | None]:
-        """The earliest phase t at which one of conditions_at(t) holds, after a game the
-        rules decide up to t (see `first`)."""
-        def goal(t):
-            here = conditions_at(t)
-            if not here:
-                return [z3.BoolVal(False, self.game.ctx)]
-            return [z3.Or(here), self.clean_until(t - 1) if t > 0 else z3.BoolVal(True, self.game.ctx)]
-        return self.first(goal, quiet=True)
+        parts = [c for pv in self.game.vars[: max(t + 1, 0)] for c in clean(pv)]
+        return z3.And(parts) if parts else self.B(True)
 
     @property
     def fast(self):

@@ -41,7 +41,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 def _goal(enc: Encoded, t: int) -> list:
     """Two sides' conditions hold after phase t, in a game the rules decide up to it."""
     game = enc.game
-    before = enc.clean_until(t - 1) if t > 0 else z3.BoolVal(True, game.ctx)
+    before = enc.clean_until(t - 1)
     pv = game.vars[t]
     gaps = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
     return [pv.overlap if pv.overlap is not None else z3.BoolVal(False, game.ctx), before] + gaps

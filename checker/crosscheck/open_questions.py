@@ -19,6 +19,7 @@ from ..model import Scenario
 from .differential import fix_choices
 
 DEFAULT_WITHIN = 2
+LIMITS = Limits(timeout=120)  # an open question's, unless the caller gives its own
 
 
 class Reuse:
@@ -48,7 +49,7 @@ class Reuse:
         key = _key(bound)
         entry = self.games.get(key)
         if entry is None or len(entry.game.phases) < length:
-            longest = max(length, self.planned.get(key, 0), entry.length if entry else 0)
+            longest = max(length, self.planned.get(key, 0), len(entry.game.phases) if entry else 0)
             game = Game(self.sc, bound.seats, longest, start=bound.state,
                         first_phase=first, symmetry=False, built=0)
             entry = _Shared(game, make_solver(game.ctx, self.limits, finite=game.finite), self._facts(bound, first))
@@ -99,20 +100,19 @@ class _Shared:
         self.solver = solver
         self.facts = facts
         self.fed = 0  # phases in the solver
-        self.length = len(game.phases)
 
 
 def _feed(solver, game: Game, windows, start: int, end: int) -> None:
     """Phases start..end-1 of the game (and what comes before its first phase) into the solver."""
     from ..encode.lemmas import implied
 
-    lo = game.marks[start - 1] if start > 0 else 0
-    solver.add(game.constraints[lo:game.marks[end - 1]] if end > 0 else game.constraints[:0])
+    if end > start:
+        solver.add(game.constraints[game.marks[start - 1] if start > 0 else 0:game.marks[end - 1]])
     if windows is not None:
         solver.add(implied(game, windows, start, end))
 
 
-def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = Limits(timeout=120),
+def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = LIMITS,
                 reuse: Reuse | None = None) -> Answer:
     q = bound.query
     question = q.open

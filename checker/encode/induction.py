@@ -142,6 +142,14 @@ def _numbers(scenario) -> int:
     return top
 
 
+def alike_from(scenario, seats) -> int | None:
+    """The first phase index from which phases are all alike (generic_from, `round` compared
+    only with numbers), or None when the spec reads `round` some other way."""
+    if round_numbers(scenario) is None:
+        return None
+    return generic_from(scenario, seats, 0, rounds=True)
+
+
 def generic_from(scenario, seats, index: int, rounds: bool = False) -> int:
     """The first phase index >= index from which every phase is of a cycle kind and past
     every phase number the spec names (with `rounds`, and every number `round` is compared
@@ -202,6 +210,7 @@ class Windows:
         self.limits = limits
         self.settings = settings
         self.games: dict = {}
+        self.facts: dict = {}  # phase index -> the counting facts proved there (encode/lemmas.py)
 
     def get(self, first: int, length: int):
         key = (first, length)
@@ -248,10 +257,10 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
     event, so the window's earlier phases may be taken as decided too.
     ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
     sc = enc.sc
-    if mentions_round(sc) and round_numbers(sc) is None:
+    g = alike_from(sc, enc.game.seats)
+    if g is None:
         return "open", None, "the spec reads `round`, so later phases are not all alike"
     L = len(enc.game.vars)
-    g = generic_from(sc, enc.game.seats, 0, rounds=True)
     period = len(sc.phases.cycle)
     strengthen = wins_checked_always(sc)
     last_reason = "no induction depth up to %d closes" % kmax

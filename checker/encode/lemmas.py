@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import z3
 
-from .induction import generic_from, mentions_round, round_numbers, state_terms
+from .induction import alike_from, state_terms
 from .solver import ask
 from .terms import Implies, Not, Or
 
@@ -95,8 +95,8 @@ def implied(game, windows, start: int = 0, end: int | None = None) -> list:
     proved on its own."""
     sc = game.sc
     period = len(sc.phases.cycle)
-    g = None if mentions_round(sc) and round_numbers(sc) is None else generic_from(sc, game.seats, 0, rounds=True)
-    proved = windows.__dict__.setdefault("facts", {})
+    g = alike_from(sc, game.seats)
+    proved = windows.facts
     out = []
     for t in range(start, len(game.vars) if end is None else end):
         index = game.first_phase + t

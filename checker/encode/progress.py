@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import z3
 
-from .induction import PATTERN, generic_from, no_win_holds, pin, round_numbers, state_terms, values_of, win_holds
+from .induction import PATTERN, alike_from, no_win_holds, pin, state_terms, values_of, win_holds
 from .phase_vars import NONE
 from .solver import Limits, ask, make_solver
 from .terms import Events, View, count_of
@@ -200,7 +200,7 @@ class Proof:
 
     def __init__(self, scenario, seats, limits: Limits):
         self.sc, self.seats, self.limits = scenario, seats, limits
-        self.g = generic_from(scenario, seats, 0, rounds=True)
+        self.g = alike_from(scenario, seats)
         self.period = len(scenario.phases.cycle)
         # How far a continuation may go: a cycle and one phase more, since a vote may need
         # the night before it (an accusation, a mark) and a phase can come up empty.
@@ -376,7 +376,7 @@ def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict)
 def prove(scenario, seats, limits: Limits):
     """A Proof of progress for the composition, its invariants found; or the reason none can
     be attempted (or the solver gave up finding them)."""
-    if round_numbers(scenario) is None:
+    if alike_from(scenario, seats) is None:
         return None, "the spec reads `round` other than against a number, so later phases are not all alike"
     proof = Proof(scenario, seats, limits)
     reason = proof.houdini(candidate_lemmas(proof.real))
