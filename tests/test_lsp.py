@@ -214,11 +214,17 @@ def test_query_file_reads_its_spec(client, tmp_path):
     assert defs[0]["uri"] == (tmp_path / "gangster.mafia").as_uri()
 
 
+def _broken_example(tmp_path, example: str, name: str, select: str):
+    """A broken example copied as NAME.mafia, its text, and a server whose on-save check
+    runs only `select` (the spec path, its text, the client)."""
+    spec = tmp_path / f"{name}.mafia"
+    shutil.copy(ROOT / "examples" / "broken" / f"{example}.mafia", spec)
+    client = LspClient(cwd=str(tmp_path), env={"MAFIACHECK_LSP_CHECK_ARGS": f"--select {select}"})
+    return spec, spec.read_text(encoding="utf-8"), client
+
+
 def test_solver_findings_on_save_with_progress_and_cancel(tmp_path):
-    spec = tmp_path / "tie.mafia"
-    shutil.copy(ROOT / "examples" / "broken" / "tie_without_tie_rule.mafia", spec)
-    text = spec.read_text(encoding="utf-8")
-    c = LspClient(cwd=str(tmp_path), env={"MAFIACHECK_LSP_CHECK_ARGS": "--select undefined"})
+    spec, text, c = _broken_example(tmp_path, "tie_without_tie_rule", "tie", "undefined")
     try:
         c.initialize(tmp_path.as_uri())
         uri, first = _open(c, spec, text)
@@ -253,10 +259,7 @@ def test_solver_findings_on_save_with_progress_and_cancel(tmp_path):
 
 
 def test_quick_fixes_for_an_unordered_pair(tmp_path):
-    spec = tmp_path / "unordered.mafia"
-    shutil.copy(ROOT / "examples" / "broken" / "hostage_and_shield_unordered.mafia", spec)
-    text = spec.read_text(encoding="utf-8")
-    c = LspClient(cwd=str(tmp_path), env={"MAFIACHECK_LSP_CHECK_ARGS": "--select ambiguous-order"})
+    spec, text, c = _broken_example(tmp_path, "hostage_and_shield_unordered", "unordered", "ambiguous-order")
     try:
         c.initialize(tmp_path.as_uri(), progress=False)
         uri, _ = _open(c, spec, text)
