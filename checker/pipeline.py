@@ -86,6 +86,23 @@ class FileResult:
     analyses: tuple[str, ...] = ()  # the kinds that ran, in order (a report lists each)
 
 
+# Groups of analyses that share the encodings of a spec's compositions. Each group builds its
+# own, so a group's findings do not depend on what another asked first (a solver's history
+# can change the models it gives), and a group can run in a process of its own: `check`
+# runs the stalemate proof, the costliest, beside the others.
+PARTS = (
+    ("setup", "contradiction", "ambiguous-order", "ambiguous-resolution", "undefined", "win-overlap",
+     "unreachable-win", "dead-rule"),
+    ("stalemate",),
+)
+
+
+def parts_of(select: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The selected analyses, by group (PARTS), in the order they run; no empty group."""
+    out = [tuple(k for k in select if k in part) for part in PARTS]
+    return [part for part in out if part]
+
+
 def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
                options: Options | None = None,
                severity: Mapping[str, str] | None = None,
@@ -95,12 +112,22 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
     project's configuration); findings come out with their stable ids, acknowledged ones marked.
     `progress` is told each analysis as it starts; `source` is the spec already read (from
     standard input) instead of the file at `path`."""
+    # With nothing selected the spec is still read and resolved (ask and serve load it so).
+    parts = [analyse_part(path, select, part, options, progress, source) for part in parts_of(select) or [()]]
+    return finish(merge(path, select, parts), select, severity)
+
+
+def analyse_part(path: str, select: tuple[str, ...], part: tuple[str, ...],
+                 options: Options | None = None,
+                 progress: Callable[[str], None] | None = None,
+                 source: SourceFile | None = None) -> FileResult:
+    """The analyses of one group (`part`, of those selected) on one spec, their findings as
+    they come (finish gives them their order and ids). The first group of the selection
+    that asks the encodings also reports what they leave out, for every selected analysis."""
     from .build import build
     from .confusables import mixed_script_names
-    from .fingerprint import assign_ids
     from .parser import parse
     from .resolve import resolve
-    from .suppress import acknowledge
 
     result = FileResult(path, analyses=tuple(select))
     try:
@@ -115,16 +142,18 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
         return result
     from .analyses.encoded import Options
 
-    if "setup" in select:
+    if "setup" in part:
         result.findings.extend(mixed_script_names(result.source))
     options = options or Options()
+    # The first group that asks the encodings reports what they leave out, once for all.
+    reports = part == next((p for p in parts_of(select) if any(k in ENCODED for k in p)), None)
     encodings = None
-    for kind in select:
+    for kind in part:
         if progress is not None:
             progress(f"{path}: {kind}")
         before = len(result.findings)
         try:
-            encodings = _run(kind, result, select, options, encodings)
+            encodings = _run(kind, result, select if reports else (), options, encodings)
         except Exception as exc:  # noqa: BLE001 - any bug, whatever its type
             # A bug in an analysis must not hide the others or end in a traceback, and must
             # never pass for the solver giving up: it is an internal-error finding (exit 4).
@@ -134,6 +163,30 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
                 "please report it with this spec", result.scenario.span))
         result.findings[before:] = [f if f.analyses else replace(f, analyses=(kind,))
                                     for f in result.findings[before:]]
+    return result
+
+
+def merge(path: str, select: tuple[str, ...], parts: list[FileResult]) -> FileResult:
+    """One spec's result from its groups' (each read the same spec: a spec that does not
+    read is reported once)."""
+    if not parts:
+        return FileResult(path, analyses=tuple(select))
+    result = replace(parts[0], findings=list(parts[0].findings))
+    if not result.diagnostics:
+        for part in parts[1:]:
+            result.findings.extend(part.findings)
+    return result
+
+
+def finish(result: FileResult, select: tuple[str, ...],
+           severity: Mapping[str, str] | None = None) -> FileResult:
+    """A spec's findings in report order, each rule id once, severities as configured,
+    acknowledgements applied and stable ids given."""
+    from .fingerprint import assign_ids
+    from .suppress import acknowledge
+
+    if result.diagnostics or result.scenario is None or result.source is None:
+        return result
     result.findings.sort(key=lambda f: (list(ANALYSES).index(f.kind) if f.kind in ANALYSES else 99,) + f.sort_key())
     # Each rule id once: two spec lines citing the same rule are one citation.
     result.findings = [replace(f, rules=tuple(dict.fromkeys(f.rules))) for f in result.findings]
@@ -147,7 +200,8 @@ def check_file(path: str, select: tuple[str, ...] = tuple(ANALYSES),
 
 
 def _run(kind, result, select, options, encodings):
-    """Run one analysis; the Z3 ones share the encodings, built on first use."""
+    """Run one analysis; the Z3 ones share the encodings, built on first use. What the
+    encodings leave out is reported for the analyses of `select` (none: not reported)."""
     from .analyses.encoded import Encoded
 
     if kind not in ENCODED and kind not in INTERPRETED:

@@ -127,6 +127,21 @@ def test_output_is_deterministic():
     assert json.loads(first.stdout)["files"][0]["findings"]
 
 
+def test_groups_in_their_own_processes_give_the_one_process_report():
+    # `check` runs the stalemate proof in a process beside the other analyses; each group
+    # builds its own encodings, so the report is byte for byte check_file's, in one process.
+    from mafiacheck.analyses.encoded import Options
+    from mafiacheck.pipeline import check_file
+    from mafiacheck.report import json_report
+
+    spec = "examples/broken/commando_citizen_max_one.mafia"
+    cli = run("check", spec, "--format", "json", "--bound", "1")
+    alone = check_file(spec, options=Options(bound=1, deepen_to=1))
+    assert any(f.kind == "stalemate" for f in alone.findings)
+    assert any(f.kind != "stalemate" for f in alone.findings)
+    assert cli.stdout == json_report.render([alone])
+
+
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
 def test_legacy_terminal_encoding_does_not_crash(encoding):
     env = {"PYTHONIOENCODING": encoding, "PATH": str(Path(sys.executable).parent)}

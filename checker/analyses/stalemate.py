@@ -23,7 +23,6 @@ end the game.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import z3
 
@@ -94,9 +93,10 @@ def _composition(scenario, enc: Encoded) -> list[Finding]:
     if not excluded:
         return [enc.inconclusive(what, f"no proof that every game can end: {detail}")]
     who = _who(scenario, enc, excluded[0])
+    searched = deeper[0].options.bound if deeper else enc.options.bound
     return [enc.inconclusive(what, f"no proof that every game can end: from states the proof cannot rule "
                                    f"out (such as {who} alive), no choices make progress within a cycle, "
-                                   f"and no game within {max(DEEPEST, enc.options.bound)} rounds reaches a "
+                                   f"and no game within {searched} rounds reaches a "
                                    "stuck state")]
 
 
@@ -104,8 +104,9 @@ def _deeper(enc: Encoded) -> list:
     """An encoding of DEEPEST rounds, if that is longer than the encoding's bound."""
     if enc.options.bound >= DEEPEST:
         return []
-    deeper = Encoded(enc.sc, enc.comp, replace(enc.options, bound=DEEPEST))
-    return [deeper] if deeper.game is not None else []
+    # The composition's one game, grown (Encoded.at_bound): not a second game built anew.
+    deeper = enc.at_bound(DEEPEST)
+    return [] if isinstance(deeper, str) else [deeper]
 
 
 def _line_up(enc: Encoded, values: dict) -> list:

@@ -30,6 +30,7 @@ for the caller to show stuck or to leave open.
 from __future__ import annotations
 
 import z3
+from z3 import z3core as C
 
 from .induction import PATTERN, alike_from, no_win_holds, pin, state_terms, values_of, win_holds
 from .phase_vars import NONE
@@ -45,19 +46,36 @@ BUDGET = 40_000_000
 
 def constants(terms) -> dict:
     """The uninterpreted constants (the variables) of some terms, by z3 id."""
+    # Walked through the C API: a Python wrapper per node made this walk a fifth of the
+    # stalemate analysis (each node is visited once; the root terms keep the nodes alive).
     out: dict = {}
+    terms = list(terms)
+    if not terms:
+        return out
+    ctx = terms[0].ctx
+    ref = ctx.ref()
     seen: set = set()
-    stack = list(terms)
+    stack = [t.as_ast() for t in terms]
     while stack:
-        x = stack.pop()
-        i = x.get_id()
+        node = stack.pop()
+        i = C.Z3_get_ast_id(ref, node)
         if i in seen:
             continue
         seen.add(i)
-        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out[i] = x
+        kind = C.Z3_get_ast_kind(ref, node)
+        if kind == z3.Z3_QUANTIFIER_AST:
+            stack.append(C.Z3_get_quantifier_body(ref, node))
+            continue
+        if kind != z3.Z3_APP_AST:
+            continue
+        app = C.Z3_to_app(ref, node)
+        n = C.Z3_get_app_num_args(ref, app)
+        if n:
+            stack.extend(C.Z3_get_app_arg(ref, app, j) for j in range(n))
         else:
-            stack.extend(x.children())
+            decl = C.Z3_get_app_decl(ref, app)
+            if C.Z3_get_decl_kind(ref, decl) == z3.Z3_OP_UNINTERPRETED:
+                out[i] = z3.FuncDeclRef(decl, ctx)()
     return out
 
 
@@ -88,6 +106,7 @@ class Segment:
             if z3.is_eq(c) and c.arg(0).get_id() in self.derived and c.arg(0).get_id() not in self.defining:
                 self.defining.add(c.arg(0).get_id())
         self.claims: dict = {}
+        self.mentioned: dict = {}
 
     def defines(self, c) -> bool:
         return z3.is_eq(c) and c.arg(0).get_id() in self.defining
@@ -119,16 +138,34 @@ class Segment:
         """The model's choices in the first `upto` phases, as constants, do not make progress
         from the segment's start wherever they are legal. Its state values are fresh variables
         (`tag` + name), each defined by its equation, which always has a solution."""
-        subst = [(v, model.eval(v, model_completion=True)) for v in self.choices]
-        subst += [(v, z3.Const(tag + v.decl().name(), v.sort())) for v in self.derived.values()]
+        claim = self.claim(upto)
+        choices, derived = self.variables(upto)
+        subst = [(v, _value(model, v)) for v in choices]
+        subst += [(v, z3.Const(tag + v.decl().name(), v.sort())) for v in derived]
         # One substitution of one term: the pairs are passed once, shared subterms visited once.
-        return z3.substitute(self.claim(upto), *subst)
+        return z3.substitute(claim, *subst)
+
+    def variables(self, upto: int) -> tuple[list, list]:
+        """The choices and the derived state values the claim of the first `upto` phases
+        mentions (a copy substitutes only those)."""
+        if upto not in self.mentioned:
+            inside = constants([self.claim(upto)])
+            self.mentioned[upto] = ([v for v in self.choices if v.get_id() in inside],
+                                    [v for i, v in self.derived.items() if i in inside])
+        return self.mentioned[upto]
 
     def first_progress(self, model: z3.ModelRef) -> int:
         for t in range(1, self.length + 1):
             if z3.is_true(model.eval(self.progress_at(self.states, t), model_completion=True)):
                 return t
         raise ValueError("the model makes no progress")
+
+
+def _value(model: z3.ModelRef, v) -> z3.ExprRef:
+    """The model's value of a variable; one the model leaves free takes its sort's default
+    (as model_completion would)."""
+    x = model.get_interp(v.decl())
+    return x if x is not None else model.eval(v, model_completion=True)
 
 
 def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
