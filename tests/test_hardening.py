@@ -609,3 +609,44 @@ def test_fifo_as_configuration_or_baseline_is_refused(tmp_path, option):
     finally:
         proc.kill()
     assert proc.returncode == cli.EXIT_INPUT and "not a regular file" in err, out + err
+
+
+def test_a_search_that_stops_short_of_its_depth_is_not_a_pass(monkeypatch, tmp_path):
+    """A question no one-round game answers is asked of longer games; when a longer game
+    cannot be asked (here: as if the solver gave up on it), silence would claim more than was
+    searched. It is an inconclusive finding that names the depth reached (exit 3)."""
+    from mafiacheck.analyses.encoded import Encoded
+
+    def short(self, bound):
+        return "a game of 2 rounds: the solver gave up (test)" if bound > 1 else self
+    monkeypatch.setattr(Encoded, "at_bound", short)
+    code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
+                          "--select", "win-overlap")
+    assert code == cli.EXIT_INCONCLUSIVE, out + err
+    assert "whether two sides can win at once (composition 4, default settings, up to 1 round): no game " \
+           "of up to 1 round shows it, and a longer one was not searched (a game of 2 rounds: the solver " \
+           "gave up (test))" in out
+
+
+@pytest.mark.parametrize("kind, spec", [
+    ("contradiction", "save_against_doom_contradiction"),
+    ("undefined", "unspecified_effect"),
+    ("ambiguous-resolution", "hostage_takers_block_each_other"),
+])
+def test_every_search_that_stops_short_is_reported(monkeypatch, kind, spec):
+    """The same for the analyses that search per question: each question whose search
+    stopped short is an inconclusive finding, not a silent pass."""
+    from dataclasses import replace
+
+    from mafiacheck.analyses.encoded import Encoded
+
+    real = Encoded.search_after_clean
+
+    def unanswered(self, conditions_at):
+        found = real(self, conditions_at)
+        return replace(found, status="unsat", t=None, result=None, gave_up="the solver gave up (test)")
+    monkeypatch.setattr(Encoded, "search_after_clean", unanswered)
+    code, out, err = main("check", ROOT / "examples" / "broken" / f"{spec}.mafia", "--no-config",
+                          "--select", kind)
+    assert code == cli.EXIT_INCONCLUSIVE, out + err
+    assert "and a longer one was not searched (the solver gave up (test))" in out

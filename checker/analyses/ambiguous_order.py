@@ -24,7 +24,10 @@ ATTEMPTS = 4
 def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     seen = set()
-    for enc in encodings:
+    for shallow in encodings:
+        # Every phase of the longest game the search asks (a night of round 3 can have
+        # steps, or players acting, that round 1 lacks).
+        enc = shallow.deepest()
         game = enc.game
         for t, pv in enumerate(game.vars):
             if len(pv.perm_blocked) < 2:
@@ -32,43 +35,60 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             steps = tuple(pv.perms[0])
             if steps in seen:
                 continue
-            diff = []
-            for i, j in itertools.combinations(range(len(pv.perm_blocked)), 2):
-                for s in range(game.n):
-                    acts = [u.used for u in pv.uses if u.key == s or
-                            (u.actor is not None and not isinstance(u.actor, int) and False)]
-                    team = [z3.And(u.used, u.actor == s) for u in pv.uses
-                            if u.actor is not None and not isinstance(u.actor, int)]
-                    if not acts and not team:
-                        continue
-                    diff.append(z3.And(z3.Xor(pv.perm_blocked[i][s], pv.perm_blocked[j][s]),
-                                       z3.Or(acts + team)))
+            diff = _differences(game, pv)
             if not diff:
                 continue
-            goal = [z3.Or(diff), enc.clean_until(t - 1)]
-            enc.solver.push()
-            try:
-                for _ in range(ATTEMPTS):
-                    result = enc.ask(goal)
-                    if result.status != "sat":
-                        if result.status == "unknown":
-                            out.append(enc.inconclusive(f"whether the order of {', '.join(steps)} matters",
-                                                        f"the solver gave up ({result.reason})"))
-                        break
-                    w = enc.witness(result, t, "the order of " + ", ".join(steps))
-                    outcomes = w.answer.outcomes
-                    orders = {tuple(o.reports[-1].order) for o in outcomes}
-                    if w.answer.verdict == "ambiguous" and len(outcomes) > 1 and len(orders) > 1:
-                        seen.add(steps)
-                        out.append(_finding(scenario, enc, steps, game.phases[t], w))
-                        break
-                    # Not a real disagreement: ask for a different game.
-                    enc.solver.add(z3.Not(z3.And([u.used == z3.BoolVal(z3.is_true(
-                        result.model.eval(u.used, model_completion=True)), game.ctx)
-                        for pv2 in game.vars[: t + 1] for u in pv2.uses])))
-            finally:
-                enc.solver.pop()
+            found = _ask(scenario, enc, t, steps, [z3.Or(diff), enc.clean_until(t - 1)])
+            if found is not None:
+                out.append(found)
+                if found.code != registry.INCONCLUSIVE:
+                    seen.add(steps)
     return out
+
+
+def _differences(game, pv) -> list:
+    """Two orders block a player differently, and he acts in the phase (on his own or as
+    his team's chosen member)."""
+    diff = []
+    for i, j in itertools.combinations(range(len(pv.perm_blocked)), 2):
+        for s in range(game.n):
+            acts = [u.used for u in pv.uses if u.key == s]
+            team = [z3.And(u.used, u.actor == s) for u in pv.uses
+                    if u.actor is not None and not isinstance(u.actor, int)]
+            if not acts and not team:
+                continue
+            diff.append(z3.And(z3.Xor(pv.perm_blocked[i][s], pv.perm_blocked[j][s]), z3.Or(acts + team)))
+    return diff
+
+
+def _ask(scenario, enc: Encoded, t: int, steps: tuple, goal: list) -> Finding | None:
+    """A game whose phase t the interpreter finds ambiguous in the order of `steps`; each
+    game where the different blocks change no outcome is set aside, ATTEMPTS times, after
+    which the question is inconclusive (never a pass)."""
+    game = enc.game
+    what = f"whether the order of {', '.join(steps)} matters"
+    enc.solver.push()
+    try:
+        for _ in range(ATTEMPTS):
+            result = enc.ask(goal)
+            if result.status == "unsat":
+                return None
+            if result.status == "unknown":
+                return enc.inconclusive(what, f"the solver gave up ({result.reason})")
+            w = enc.witness(result, t, "the order of " + ", ".join(steps))
+            outcomes = w.answer.outcomes
+            orders = {tuple(o.reports[-1].order) for o in outcomes}
+            if w.answer.verdict == "ambiguous" and len(outcomes) > 1 and len(orders) > 1:
+                return _finding(scenario, enc, steps, game.phases[t], w)
+            # Not a real disagreement: ask for a different game.
+            enc.solver.add(z3.Not(z3.And([u.used == z3.BoolVal(z3.is_true(
+                result.model.eval(u.used, model_completion=True)), game.ctx)
+                for pv2 in game.vars[: t + 1] for u in pv2.uses])))
+    finally:
+        enc.solver.pop()
+    return enc.inconclusive(what, f"on {game.phases[t]}, {ATTEMPTS} games where the orders block a player "
+                                  "differently give the same outcome in every order, and no further game "
+                                  "was searched")
 
 
 def _finding(scenario, enc, steps, phase, w) -> Finding:

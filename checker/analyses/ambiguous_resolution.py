@@ -44,7 +44,8 @@ def _first(enc, a, kind: str) -> Finding | None:
     found = enc.search_after_clean(mutual_at)
     what = "several consistent readings" if kind == "several" else "no consistent reading"
     if found.status == "unsat":
-        return None
+        return enc.stopped_short(found, f"whether uses of {a.display} that block each other can have {what}",
+                                 a.name_span or a.span)
     if found.status == "unknown":
         return enc.inconclusive(f"whether uses of {a.display} that block each other can have {what}",
                                 f"the solver gave up ({found.result.reason})", a.name_span or a.span)

@@ -321,6 +321,18 @@ class Encoded:
                        span or self.sc.span,
                        witness=self.witness_json(witness) if witness is not None else None)
 
+    def stopped_short(self, found: Search, what: str, span=None) -> Finding | None:
+        """A question no game answered, asked less deep than the search's depth (a longer
+        game could not be built, or the solver gave up on it): not a pass but an
+        inconclusive finding that says how deep it searched and why it stopped. None when
+        the search went the whole way."""
+        if found.status != "unsat" or found.gave_up is None:
+            return None
+        rounds = found.depth
+        return found.enc.inconclusive(
+            what, f"no game of up to {rounds} round{'s' if rounds != 1 else ''} shows it, and a "
+                  f"longer one was not searched ({found.gave_up})", span)
+
     def unsupported(self, what: str) -> Finding:
         exc = self.error
         return Finding(registry.INCONCLUSIVE, "inconclusive", "error",

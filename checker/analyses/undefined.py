@@ -30,6 +30,9 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                 out.append(enc.inconclusive(f"whether '{why}' can happen",
                                             f"the solver gave up ({found.result.reason})"))
                 continue
+            short = enc.stopped_short(found, f"whether '{why}' can happen")
+            if short is not None:
+                out.append(short)
             if found.status != "sat":
                 continue
             at, t = found.enc, found.t

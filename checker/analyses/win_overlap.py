@@ -19,6 +19,9 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         if found.status == "unknown":
             out.append(enc.inconclusive("whether two sides can win at once",
                                         f"the solver gave up ({found.result.reason})"))
+        short = enc.stopped_short(found, "whether two sides can win at once")
+        if short is not None:
+            out.append(short)
         if found.status != "sat":
             continue
         enc, t = found.enc, found.t
