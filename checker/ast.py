@@ -526,11 +526,18 @@ class PhaseChoices:
 
 @dataclass(frozen=True)
 class Expectation:
-    kind: str  # leaves, stays, winner, no_winner, verdict, learns, illegal
+    """One `expect` line. `kind` is leaves, stays, exits, role, side, counter, winner,
+    no_winner, no_announcement, announces, reveals, verdict, learns, learns_nothing, illegal
+    or answer; the other fields are the parts that kind has."""
+
+    kind: str
     player: PlayerRef | None = None
-    name: Name | None = None
+    name: Name | None = None  # a kind of exit, role, side, counter or shown value
     value: str | None = None
     span: Span = spanned()
+    number: int | None = None  # `exits P = N`, `counter P NAME = N`
+    phase: "tuple[Name, int | None] | None" = None  # `in night 2`
+    about: PlayerRef | None = None  # `learns P VALUE about Q`
 
 
 @dataclass(frozen=True)

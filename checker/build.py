@@ -866,10 +866,45 @@ class _Builder(Transformer):
 
     def e_leaves(self, meta, children):
         kind = self._pick(children, ast.Name)
-        return self._expect(meta, "leaves", player=children[0], name=kind[0] if kind else None)
+        return self._expect(meta, "leaves", player=children[0], name=kind[0] if kind else None,
+                            phase=self._in_phase(children))
 
     def e_stays(self, meta, children):
-        return self._expect(meta, "stays", player=children[0])
+        return self._expect(meta, "stays", player=children[0], phase=self._in_phase(children))
+
+    def in_phase(self, meta, children):
+        number = self._one(children, _Int)
+        return _Tagged("in", (children[0], number.value if number else None))
+
+    def _in_phase(self, children):
+        found = [c.value for c in children if isinstance(c, _Tagged) and c.tag == "in"]
+        return found[0] if found else None
+
+    def e_exits(self, meta, children):
+        return self._expect(meta, "exits", player=children[0], number=children[1].value)
+
+    def e_role(self, meta, children):
+        return self._expect(meta, "role", player=children[0], name=children[1])
+
+    def e_side(self, meta, children):
+        return self._expect(meta, "side", player=children[0], name=children[1])
+
+    def e_counter(self, meta, children):
+        return self._expect(meta, "counter", player=children[0], name=children[1],
+                            number=children[2].value)
+
+    def e_no_announcement(self, meta, children):
+        return self._expect(meta, "no_announcement")
+
+    def e_announces(self, meta, children):
+        return self._expect(meta, "announces", value=children[0].text)
+
+    def e_reveals(self, meta, children):
+        shown = self._pick(children, ast.Name)
+        return self._expect(meta, "reveals", player=children[0], name=shown[0] if shown else None)
+
+    def e_learns_nothing(self, meta, children):
+        return self._expect(meta, "learns_nothing", player=children[0])
 
     def e_winner(self, meta, children):
         return self._expect(meta, "winner", name=children[0])
@@ -881,7 +916,8 @@ class _Builder(Transformer):
         return self._expect(meta, "verdict", value=children[0].key)
 
     def e_learns(self, meta, children):
-        return self._expect(meta, "learns", player=children[0], value=children[1])
+        about = children[2] if len(children) > 2 else None
+        return self._expect(meta, "learns", player=children[0], value=children[1], about=about)
 
     def e_illegal(self, meta, children):
         return self._expect(meta, "illegal")

@@ -563,7 +563,7 @@ def _merge(first: Report | None, second: Report) -> Report:
         return second
     merged = Report(second.phase)
     for name in ("order", "exits", "survived", "blocked", "cancelled", "learned",
-                 "announcements", "changes", "rules", "cites", "holes"):
+                 "announcements", "changes", "rules", "cites", "holes", "reveals"):
         combined = list(getattr(first, name))
         for item in getattr(second, name):
             if name not in ("rules", "cites") or item not in combined:
