@@ -569,3 +569,17 @@ class OpenQuestion:
     player: PlayerRef | None = None
     within: int | None = None
     span: Span = spanned()
+    assuming: "tuple[Assumed, ...]" = ()  # what every game searched does after the given phases
+
+
+@dataclass(frozen=True)
+class Assumed:
+    """One line of an open question's `assuming { … }`: `vote none` (no day of the games
+    searched votes anybody out) or `no ABILITY [by P] [on P, …]` (nobody uses it, by P, on
+    any of those players)."""
+
+    kind: str  # vote_none, no_use
+    ability: Name | None = None
+    by: PlayerRef | None = None
+    on: tuple[PlayerRef, ...] = ()
+    span: Span = spanned()

@@ -734,9 +734,22 @@ class _Builder(Transformer):
         mode = str(children[0])
         goal = children[1]
         within = self._one(children, _Int)
+        assumed = [c.value for c in children if isinstance(c, _Tagged) and c.tag == "assuming"]
         return _Tagged("open", ast.OpenQuestion(mode, goal.tag, goal.value if goal.tag == "winner" else None,
                                                 goal.value if goal.tag != "winner" else None,
-                                                within.value if within else None, self._span(meta)))
+                                                within.value if within else None, self._span(meta),
+                                                assumed[0] if assumed else ()))
+
+    def assuming(self, meta, children):
+        return _Tagged("assuming", tuple(children))
+
+    def as_vote_none(self, meta, children):
+        return ast.Assumed("vote_none", span=self._span(meta))
+
+    def as_no_use(self, meta, children):
+        tags = {c.tag: c.value for c in children[1:] if isinstance(c, _Tagged)}
+        return ast.Assumed("no_use", children[0], tags.get("by"), tags.get("on", ()),
+                           self._span(meta))
 
     def goal_nobody(self, meta, children):
         return _Tagged("nobody", None)

@@ -31,6 +31,13 @@ def check_query_names(scenario: Scenario, query: ast.Query, bound: BoundQuery, p
             side(question.side, question.span)
         elif question.player is not None:
             binder.seat(question.player, bound.seats)
+        for a in question.assuming:
+            for ref in (a.by, *a.on):
+                if ref is not None:
+                    binder.seat(ref, bound.seats)
+            if a.ability is not None and a.ability.key not in scenario.ability_by_key:
+                binder.error(f"unknown ability '{a.ability.text}'; abilities are: "
+                             + ", ".join(x.key for x in scenario.abilities), a.ability.span or a.span)
         if question.within is not None and not 1 <= question.within <= MAX_WITHIN:
             binder.error(f"`within {question.within}`: an open question searches 1 to "
                          f"{MAX_WITHIN} rounds", question.span)

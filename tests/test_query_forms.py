@@ -180,3 +180,111 @@ def test_a_phase_played_twice_must_be_named_with_its_number(tmp_path):
     assert r.returncode == 2
     assert f"{path}:6:24: error: the query plays more than one night: say which, as " \
            "`in night 1` or `in night 2`" in r.stderr
+
+
+# A boss and three citizens; the town wins only by voting the boss out, the mafia at parity.
+TINY = '''scenario tiny "Tiny" { prefix TI }
+side town "Town" town
+side mafia "Mafia" dark
+role boss "Boss" { side mafia }
+role citizen "Citizen" { side town  plain }
+composition 4 { boss, citizen * 3 }
+ability shot { by boss  at night  target where target.alive and target != actor  effect kill shot }
+kind shot "Shot"
+phases { start intro_night  cycle day, night  wins checked after day, night }
+day { vote majority  tie no_exit  exit EXIT }
+win town when alive(mafia) == 0
+win mafia when alive(mafia) >= alive(town)
+'''
+
+
+def tiny(tmp_path, exit="optional") -> str:
+    path = tmp_path / "tiny.mafia"
+    path.write_text(TINY.replace("EXIT", exit), encoding="utf-8")
+    return str(path)
+
+
+def verdicts(r) -> list[str]:
+    return [line.split(": ", 1)[1] for line in r.stdout.splitlines() if line.startswith("  verdict: ")]
+
+
+def test_from_a_phase_is_where_an_open_question_starts(tmp_path):
+    # From the intro night one round is the intro night and day 1: one exit, no parity. From
+    # day 1 it is day 1 and night 1: a vote and a shot bring the mafia to parity.
+    r, _ = ask(tmp_path, tiny(tmp_path), """query a { can winner mafia within 1 }
+query b { from day 1  can winner mafia within 1 }""")
+    assert verdicts(r) == ["no", "yes"], r.stdout + r.stderr
+    assert "  day 1:" in r.stdout.split("query b")[1]
+
+
+def test_a_side_set_in_the_state_counts_in_both_implementations(tmp_path):
+    # A citizen put on the mafia's side: the town can no longer win within a round from day
+    # 1 (the boss and he cannot both leave), and voting out a citizen gives the mafia parity.
+    r, _ = ask(tmp_path, tiny(tmp_path), """query a { from day 1  can winner town within 1 }
+query b { state { side citizen@1 = mafia }  from day 1  can winner town within 1 }
+query c {
+  state { side citizen@1 = mafia }
+  day 1 { vote citizen@2 }
+  expect winner mafia
+  expect side citizen@1 = mafia
+}""")
+    assert verdicts(r) == ["yes", "no", "determined"], r.stdout + r.stderr
+    assert r.returncode == 0
+
+
+def test_assuming_constrains_every_game_searched(tmp_path):
+    r, _ = ask(tmp_path, tiny(tmp_path), """query a { from day 1  can winner mafia within 1 assuming { no shot } }
+query b { from day 1  can winner mafia within 1 assuming { no shot by boss } }
+query c { from day 1  can winner mafia within 1 assuming { no shot on citizen@1 } }
+query d { from day 1  can winner mafia within 1 assuming { no shot on citizen@1, citizen@2, citizen@3 } }
+query e { can winner town within 3 }
+query f { can winner town within 3 assuming { vote none } }
+query g "if the town never votes anyone out, must the mafia win within 3?" {
+  must winner mafia within 3 assuming { vote none }
+}""")
+    assert verdicts(r) == ["no", "no", "yes", "no", "yes", "no", "no"], r.stdout + r.stderr
+    assert "the assumption allows" in r.stdout
+    # The games shown keep to the assumption: no shot on citizen@1 in c, no vote in g.
+    shown_c = r.stdout.split("query c")[1].split("query d")[0]
+    assert "@2 (Citizen) leaves by Shot" in shown_c or "@4 (Citizen) leaves by Shot" in shown_c \
+        or "@3 (Citizen) leaves by Shot" in shown_c
+    shown_g = r.stdout.split("query g")[1]
+    assert "vote: nobody is voted out" in shown_g and "voted out (decided" not in shown_g
+
+
+def test_must_of_no_game_at_all_says_it_is_vacuous(tmp_path):
+    # With an exit required every day, no game has a day with nobody voted out.
+    r, _ = ask(tmp_path, tiny(tmp_path, "required"),
+               "query a { must winner town within 1 assuming { vote none } }")
+    assert verdicts(r) == ["yes"] and "vacuously: there is no game" in r.stdout, r.stdout
+
+
+def test_unknown_names_in_an_assumption_are_located(tmp_path):
+    r, path = ask(tmp_path, tiny(tmp_path), "query a {\n  can winner town assuming { no shoot by boss@2 }\n}")
+    assert r.returncode == 2
+    assert f"{path}:2:33: error: unknown ability 'shoot'" in r.stderr
+    assert f"{path}:2:42: error: there are 1 players with the role 'boss', so there is no boss@2" \
+        in r.stderr
+
+
+def test_a_game_that_breaks_the_assumption_is_no_answer(tmp_path, monkeypatch):
+    """The interpreter reads the assumption from the solver's game too: were the encoding to
+    leave it out, the game it finds (the boss shoots) is caught, never a `yes`."""
+    import io
+
+    import z3
+    from mafiacheck import cli
+    from mafiacheck.crosscheck import open_questions
+
+    def ask_here():
+        out, err = io.StringIO(), io.StringIO()
+        code = cli.main(["ask", tiny(tmp_path), "from day 1  can winner mafia within 1 "
+                         "assuming { no shot }"], out, err)
+        return code, out.getvalue()
+
+    assert "verdict: no" in ask_here()[1]
+    monkeypatch.setattr(open_questions, "assumptions",
+                        lambda game, *rest: z3.BoolVal(True, game.ctx))
+    code, out = ask_here()
+    assert "verdict: inconclusive" in out and "does not replay" in out
+    assert code == cli.EXIT_INCONCLUSIVE

@@ -215,9 +215,9 @@ class Binder:
                     state.links[seat] = other
 
     def _phases(self, q: ast.Query, state: State, seats) -> list:
-        if not q.phases:
+        if not q.phases and q.start is None:
             return []
-        longest = 4 + 2 * max((p.number or 1) for p in q.phases) + len(q.phases) * 2
+        longest = 4 + 2 * max([(p.number or 1) for p in q.phases] + [1]) + len(q.phases) * 2
         if q.start is not None:
             longest += 2 * (q.start[1] or 1)
         seq = sequence(self.scenario, state, min(longest, 200))
@@ -228,6 +228,9 @@ class Binder:
             if start is None:
                 self.error(f"this game has no phase '{name.text}{'' if number is None else ' ' + str(number)}'",
                            name.span)
+                return []
+            if not q.phases:  # `from PHASE` alone: the game (an open question's) starts there
+                state.phase_index = start - 1
                 return []
         else:
             first = q.phases[0]
