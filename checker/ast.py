@@ -514,6 +514,7 @@ class Use:
     values: tuple[Name, ...] = ()
     vote: str | None = None  # player, none, tie
     span: Span = spanned()
+    votes: int | None = None  # `vote P with N`: the votes cast for P, against the quorum
 
 
 @dataclass(frozen=True)

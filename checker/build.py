@@ -852,7 +852,9 @@ class _Builder(Transformer):
         return self._state(meta, "link", player=children[0], players=(children[1],))
 
     def c_vote(self, meta, children):
-        return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta))
+        votes = self._one(children, _Int)
+        return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta),
+                       votes=votes.value if votes else None)
 
     def c_vote_none(self, meta, children):
         return ast.Use(None, vote="none", span=self._span(meta))

@@ -288,3 +288,76 @@ def test_a_game_that_breaks_the_assumption_is_no_answer(tmp_path, monkeypatch):
     code, out = ask_here()
     assert "verdict: inconclusive" in out and "does not replay" in out
     assert code == cli.EXIT_INCONCLUSIVE
+
+
+# Commando's quorum: «8..10: 4, 6..7: 3, 4..5: 2» votes by the number alive (CO-R28). With
+# @9 and @10 gone, 8 are alive; a real bullet before the vote leaves 7, and three votes do.
+QUORUM = """query short "8 alive: four votes are needed" {
+  state { dead @9  dead @10 }
+  from day 1
+  day 1 { vote @3 with 3 }
+  expect stays @3
+}
+query enough {
+  state { dead @9  dead @10 }
+  from day 1
+  day 1 { vote @3 with 4 }
+  expect leaves @3 by vote
+}
+query gun_first "the quorum is counted at the vote, after the day's bullet" {
+  state { dead @9  dead @10  holds @7 gun(real) }
+  from day 1
+  day 1 { fire_gun by @7 on @6  vote @3 with 3 }
+  expect leaves @6 by gun
+  expect leaves @3 by vote
+}
+"""
+
+
+def test_a_vote_count_is_held_against_the_quorum(tmp_path):
+    r, _ = ask(tmp_path, "specs/commando.mafia", QUORUM)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "has 3 votes of the 4 needed: nobody is voted out" in r.stdout.split("query enough")[0]
+
+
+def test_the_encoding_holds_a_vote_count_against_the_quorum_too():
+    from mafiacheck.crosscheck.differential import compare
+    from mafiacheck.interpreter.bind import Binder
+    from mafiacheck.pipeline import load
+    from mafiacheck.query_text import load_queries
+
+    scenario = load(str(ROOT / "specs" / "commando.mafia"))
+    source, queries = load_queries(QUORUM)
+    for q in queries:
+        bound = Binder(scenario, source.path).bind(q)
+        (phase, uses), = bound.phases
+        verdict = compare(scenario, bound.state, phase, uses)
+        # Compared, not set aside as a choice with no counterpart in the encoding.
+        assert verdict.agree and verdict.detail.endswith("outcome(s) agree"), \
+            f"{q.name.text}: {verdict.detail}"
+
+
+def test_an_open_question_after_a_counted_vote(tmp_path):
+    r, _ = ask(tmp_path, "specs/commando.mafia", """query a {
+  state { dead @9  dead @10 }
+  from day 1
+  day 1 { vote @3 with 3 }
+  can stays @3 within 1
+}
+query b {
+  state { dead @9  dead @10 }
+  from day 1
+  day 1 { vote @3 with 4 }
+  can stays @3 within 1
+}""")
+    assert verdicts(r) == ["yes", "no"], r.stdout + r.stderr
+
+
+def test_a_vote_count_needs_a_quorum(tmp_path):
+    r, path = ask(tmp_path, "specs/gangster.mafia", "query a {\n  day 1 { vote godfather with 3 }\n}")
+    assert r.returncode == 2
+    assert f"{path}:2:11: error: `vote godfather with 3`: the votes cast count only against a " \
+           "quorum" in r.stderr
+    r, path = ask(tmp_path, "specs/commando.mafia", "query a {\n  from day 1\n  day 1 { vote @3 with 11 }\n}")
+    assert r.returncode == 2
+    assert f"{path}:3:11: error: `with 11`: there are only 10 players to vote" in r.stderr

@@ -16,7 +16,7 @@ from ..encode.unroll import NONE, Game
 from ..interpreter.bind import BoundQuery, BoundUse
 from ..interpreter.play import Answer, Player
 from ..model import Scenario
-from .differential import fix_choices
+from .differential import counted_votes, fix_choices
 
 DEFAULT_WITHIN = 2
 LIMITS = Limits(timeout=120)  # an open question's, unless the caller gives its own
@@ -51,7 +51,7 @@ class Reuse:
         if entry is None or len(entry.game.phases) < length:
             longest = max(length, self.planned.get(key, 0), len(entry.game.phases) if entry else 0)
             game = Game(self.sc, bound.seats, longest, start=bound.state,
-                        first_phase=first, symmetry=False, built=0)
+                        first_phase=first, symmetry=False, built=0, vote_states=_counted(bound))
             entry = _Shared(game, make_solver(game.ctx, self.limits, finite=game.finite), self._facts(bound, first))
             self.games[key] = entry
         game = entry.game
@@ -91,7 +91,12 @@ def _length(bound: BoundQuery) -> int:
 def _key(bound: BoundQuery) -> tuple:
     """Questions with one key are phases of one game: the same players, first phase and start."""
     return (bound.seats, _first(bound), bound.state.key(),
-            tuple(sorted(bound.state.settings.items(), key=repr)))
+            tuple(sorted(bound.state.settings.items(), key=repr)), _counted(bound))
+
+
+def _counted(bound: BoundQuery) -> bool:
+    """A given phase has a counted vote: its game keeps the states at the votes."""
+    return any(counted_votes(uses) for _, uses in bound.phases)
 
 
 class _Shared:

@@ -23,6 +23,7 @@ class BoundUse:
     vote: str | None = None
     explicit_actor: bool = False
     span: object = None
+    votes: int | None = None  # `vote P with N`: P is voted out only with the quorum's votes
 
     def value_map(self) -> dict:
         return dict(self.values)
@@ -261,7 +262,18 @@ class Binder:
     def _use(self, u: ast.Use, seats) -> BoundUse:
         targets = tuple(s for s in (self.seat(r, seats) for r in u.on) if s is not None)
         if u.ability is None:
-            return BoundUse(None, None, targets, (), u.vote, span=u.span)
+            day = self.scenario.day
+            if u.votes is not None and (day is None or day.quorum is None):
+                self.error(f"`vote {u.on[0]} with {u.votes}`: the votes cast count only against a "
+                           "quorum, and this rulebook's vote has none (`vote quorum EXPR`)", u.span)
+            elif u.votes is not None and day.exit_mode == "required":
+                self.error(f"`vote {u.on[0]} with {u.votes}`: this rulebook requires a vote exit "
+                           "each day (`exit required`), so a vote short of the quorum is not "
+                           "one it allows", u.span)
+            elif u.votes is not None and u.votes > len(seats):
+                self.error(f"`with {u.votes}`: there are only {len(seats)} players to vote",
+                           u.span)
+            return BoundUse(None, None, targets, (), u.vote, span=u.span, votes=u.votes)
         ability = self.scenario.ability_by_key.get(u.ability.key)
         if ability is None:
             self.error(f"unknown ability '{u.ability.text}'", u.ability.span)

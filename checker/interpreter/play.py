@@ -354,9 +354,10 @@ class Player:
             report.holes.append(Hole(holes.NO_VOTE, "the rulebook gives this scenario no day vote", holes.DAY))
             return [(state, report)]
         cites = [r.id for r in day.vote_cites] + [r.id for r in day.cites]
+        needed = None
         if day.quorum is not None:
             try:
-                ev.value(day.quorum, {})
+                needed = ev.value(day.quorum, {})
             except EvalError:
                 alive = sum(state.alive)
                 report.vote = "undecided"
@@ -366,6 +367,13 @@ class Player:
                 return [(state, report)]
         if vote.vote == "none":
             report.vote = "nobody is voted out"
+            return [(state, report)]
+        if vote.votes is not None and needed is not None and vote.votes < needed:
+            # `vote P with N`: fewer votes than the quorum (counted at the vote) send nobody out
+            report.vote = (f"{seat_name(self.sc, state, vote.targets[0])} has {vote.votes} "
+                           f"vote{'s' if vote.votes != 1 else ''} of the {needed} needed: "
+                           "nobody is voted out")
+            report.decided("vote", cites)
             return [(state, report)]
         if vote.vote == "tie":
             names = ", ".join(seat_name(self.sc, state, s) for s in vote.targets)
