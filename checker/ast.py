@@ -556,6 +556,7 @@ class Query:
     span: Span = spanned()
     gap: str | None = None  # a known disagreement with the rulebook, and why
     open: "OpenQuestion | None" = None  # `can …` / `must …`: asked of the encoding
+    unlisted: bool = False  # `unlisted players …`: a seating no composition lists
 
 
 @dataclass(frozen=True)

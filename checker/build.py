@@ -718,7 +718,7 @@ class _Builder(Transformer):
         name, label = children[0], self._label(children[1:2])
         fields = [c for c in children if isinstance(c, _Tagged)]
         pick = lambda tag: [f.value for f in fields if f.tag == tag]  # noqa: E731
-        players = tuple(p for group in pick("players") for p in group)
+        players = tuple(p for group in pick("players") + pick("unlisted") for p in group)
         compositions = pick("composition")
         starts = pick("from")
         gaps = pick("gap")
@@ -728,7 +728,8 @@ class _Builder(Transformer):
                          tuple(i for group in pick("state") for i in group),
                          tuple(pick("phase")), tuple(pick("expect")),
                          tuple(c.strings[0] for c in children if isinstance(c, ast.Clause)),
-                         self._span(meta), gaps[0] if gaps else None, opens[0] if opens else None)
+                         self._span(meta), gaps[0] if gaps else None, opens[0] if opens else None,
+                         bool(pick("unlisted")))
 
     def q_open(self, meta, children):
         mode = str(children[0])
@@ -771,6 +772,9 @@ class _Builder(Transformer):
 
     def q_players(self, meta, children):
         return _Tagged("players", tuple(children))
+
+    def q_unlisted(self, meta, children):
+        return _Tagged("unlisted", tuple(children))
 
     def q_composition(self, meta, children):
         return _Tagged("composition", children[0].value)
@@ -936,6 +940,9 @@ class _Builder(Transformer):
 
     def e_illegal(self, meta, children):
         return self._expect(meta, "illegal")
+
+    def e_precheck(self, meta, children):
+        return self._expect(meta, "precheck", value=children[0].text)
 
     # -------------------------------------------------------------- expressions
 

@@ -20,6 +20,8 @@ def met(e: ast.Expectation, answer: Answer, bound: BoundQuery, scenario: Scenari
         return answer.verdict == e.value
     if e.kind == "illegal":
         return answer.verdict == "illegal"
+    if e.kind == "precheck":
+        return any(f.precheck and f.message == e.value for f in answer.prestart)
     if answer.verdict == "illegal":
         return False
     if e.kind == "no_winner":
@@ -96,5 +98,6 @@ def text(e: ast.Expectation) -> str:
         "learns": f"learns {e.player} {e.value}" + (f" about {e.about}" if e.about else ""),
         "learns_nothing": f"learns {e.player} nothing",
         "illegal": "illegal",
+        "precheck": f'precheck "{e.value}"',
         "answer": f"answer {e.value}",
     }[e.kind]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from . import ast, expectations
+from . import ast, expectations, prestart
 from .interpreter.bind import Binder
+from .interpreter.legal import Problem
 from .interpreter.play import Answer, Player
 from .model import Scenario
 from .moderator_log import Names
@@ -28,7 +29,16 @@ def answer_all(scenario: Scenario, source: SourceFile, queries, limits=None,
             reuse.plan(b)
     out = []
     for q, b in zip(queries, bound):
-        answer = answer_open(scenario, b, reuse.limits, reuse) if q.open is not None else player.answer(b)
+        # The pre-start checks come first: a game they stop is never played or searched.
+        failed = tuple(prestart.failed(scenario, b.seats, b.state.settings))
+        if any(f.severity == "error" for f in failed):
+            answer = Answer(q.name.text, q.label, "rejected", [],
+                            [Problem(f.message, f.rules) for f in failed if f.severity == "error"], [])
+        elif q.open is not None:
+            answer = answer_open(scenario, b, reuse.limits, reuse)
+        else:
+            answer = player.answer(b)
+        answer.prestart = failed
         out.append((answer, Names(scenario, b.seats), q, b))
     return out
 

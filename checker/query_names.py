@@ -66,6 +66,10 @@ def check_query_names(scenario: Scenario, query: ast.Query, bound: BoundQuery, p
                          e.name.span or e.span)
         if e.phase is not None:
             _played(binder, e.phase, bound, e.span)
+        if e.kind == "precheck" and e.value not in {c.message for c in scenario.prechecks}:
+            binder.error(f"no pre-start check of {scenario.text} says \"{e.value}\"; its "
+                         "`precheck` lines say: " + (", ".join(f'"{c.message}"' for c in scenario.prechecks)
+                                                     or "nothing (it has none)"), e.span)
     if binder.errors:
         raise SpecError(binder.errors)
 

@@ -361,3 +361,75 @@ def test_a_vote_count_needs_a_quorum(tmp_path):
     r, path = ask(tmp_path, "specs/commando.mafia", "query a {\n  from day 1\n  day 1 { vote @3 with 11 }\n}")
     assert r.returncode == 2
     assert f"{path}:3:11: error: `with 11`: there are only 10 players to vote" in r.stderr
+
+
+NIGHT = "specs/night_of_mafia.mafia"
+
+
+def test_ask_runs_the_pre_start_checks_of_an_unlisted_seating(tmp_path):
+    r, _ = ask(tmp_path, NIGHT, """query no_dark "«в игре нет темной стороны» (NM-R03)" {
+  unlisted players civilian, civilian, doctor, commissar
+  night 1 { doctor_heal on commissar }
+  expect verdict rejected
+  expect precheck "в игре нет темной стороны"
+}
+query two_dons "a role over its maximum" {
+  unlisted players don, don, doctor, commissar, civilian
+  expect verdict rejected
+}
+query plays "an unlisted seating that passes the checks is played" {
+  unlisted players don, civilian, doctor, commissar
+  night 1 { don_kill on civilian  doctor_heal on commissar  commissar_check on don }
+  expect leaves civilian
+}""")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert verdicts(r) == ["rejected", "rejected", "determined"]
+    assert "rejected: в игре нет темной стороны [NM-R03]" in r.stdout
+    assert "rejected: the seating has no role on a dark side" in r.stdout
+    assert "rejected: Дон appears 2 times; its maximum is 1" in r.stdout
+    # A rejected game is not played: its phases leave no trace.
+    assert "night 1" not in r.stdout.split("query two_dons")[0]
+
+
+def test_a_pre_start_warning_is_shown_and_the_game_played(tmp_path):
+    r, _ = ask(tmp_path, NIGHT, """query q {
+  composition 12
+  expect precheck "в игре есть Бессмертный"
+  expect verdict determined
+}
+query r {
+  composition 8
+  expect precheck "в игре есть Бессмертный"
+}""")
+    lines = failed(r)
+    assert r.returncode == 1 and len(lines) == 1 and "query r" in lines[0]
+    assert "pre-start warning: в игре есть Бессмертный [NM-R04]" in r.stdout
+
+
+def test_a_listed_composition_that_fails_a_precheck_is_rejected(tmp_path):
+    # The broken example's only composition fails its own `precheck error` (MC105 in check).
+    r, _ = ask(tmp_path, "examples/broken/precheck_error_inverted.mafia",
+               "query q { expect verdict rejected }")
+    assert r.returncode == 0 and "rejected: the Doc must be in the game" in r.stdout, r.stdout
+
+
+def test_simulate_stops_before_a_game_that_cannot_start(tmp_path):
+    path = tmp_path / "g.query"
+    path.write_text("query g { unlisted players civilian, civilian, doctor, commissar\n"
+                    "  night 1 { doctor_heal on commissar } }", encoding="utf-8")
+    exe = shutil.which("mafiacheck")
+    cmd = [exe] if exe else [sys.executable, "-m", "mafiacheck"]
+    r = subprocess.run([*cmd, "simulate", NIGHT, str(path)], cwd=ROOT, capture_output=True,
+                       text=True, encoding="utf-8")
+    assert r.returncode == 1
+    assert "stopped: the game cannot start: a pre-start check fails" in r.stdout
+    assert "в игре нет темной стороны" in r.stdout and "night 1" not in r.stdout
+
+
+def test_a_precheck_expectation_names_one_of_the_spec(tmp_path):
+    r, path = ask(tmp_path, NIGHT, 'query q {\n  composition 12\n  expect precheck "nope"\n}')
+    assert r.returncode == 2
+    assert f'{path}:3:10: error: no pre-start check of night_of_mafia says "nope"' in r.stderr
+    # Without `unlisted`, a seating that matches no composition is still an input error.
+    r, path = ask(tmp_path, NIGHT, "query q {\n  players civilian, civilian, doctor, commissar\n}")
+    assert r.returncode == 2 and "the rulebook lists no composition of 4 players" in r.stderr

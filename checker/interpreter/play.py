@@ -47,11 +47,14 @@ class Outcome:
 class Answer:
     name: str
     label: str | None
-    verdict: str  # determined, ambiguous, undefined, illegal; yes, no, inconclusive (open questions)
+    # determined, ambiguous, undefined, illegal; rejected (a pre-start check stops the game);
+    # yes, no, inconclusive (open questions)
+    verdict: str
     outcomes: list[Outcome]
     problems: list[Problem]
     phases: list[Phase]
     detail: str | None = None  # for open questions: what the answer rests on
+    prestart: tuple = ()  # the pre-start checks the seating failed (prestart.Failed)
 
     @property
     def rules(self) -> list[str]:
