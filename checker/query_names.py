@@ -14,6 +14,12 @@ from .limits import MAX_WITHIN
 from .model import BUILTIN_KINDS, Scenario
 
 
+# What `expect verdict …` and `expect answer …` can name (interpreter.play.verdict_of, the
+# pre-start checks, and the open questions).
+VERDICTS = {"verdict": ("determined", "ambiguous", "undefined", "contradiction", "illegal", "rejected"),
+            "answer": ("yes", "no", "inconclusive")}
+
+
 def check_query_names(scenario: Scenario, query: ast.Query, bound: BoundQuery, path: str) -> None:
     """Raise SpecError listing every unknown name in the goal and expectations of `query`."""
     binder = Binder(scenario, path)
@@ -70,6 +76,9 @@ def check_query_names(scenario: Scenario, query: ast.Query, bound: BoundQuery, p
             binder.error(f"no pre-start check of {scenario.text} says \"{e.value}\"; its "
                          "`precheck` lines say: " + (", ".join(f'"{c.message}"' for c in scenario.prechecks)
                                                      or "nothing (it has none)"), e.span)
+        if e.kind in VERDICTS and e.value not in VERDICTS[e.kind]:
+            binder.error(f"unknown {e.kind} '{e.value}'; {e.kind}s are: "
+                         + ", ".join(VERDICTS[e.kind]), e.span)
     if binder.errors:
         raise SpecError(binder.errors)
 

@@ -433,3 +433,34 @@ def test_a_precheck_expectation_names_one_of_the_spec(tmp_path):
     # Without `unlisted`, a seating that matches no composition is still an input error.
     r, path = ask(tmp_path, NIGHT, "query q {\n  players civilian, civilian, doctor, commissar\n}")
     assert r.returncode == 2 and "the rulebook lists no composition of 4 players" in r.stderr
+
+
+def test_a_contradiction_is_told_apart_from_an_order_ambiguity(tmp_path):
+    # `doom` says a shot citizen leaves, `spared` that a saved player stays: an outcome
+    # follows each rule. The unordered hostage and shield: an outcome per order, no hole.
+    r, _ = ask(tmp_path, "examples/broken/save_against_doom_contradiction.mafia", """query q {
+  night 1 { shot on citizen@1  heal on citizen@1 }
+  expect verdict contradiction
+}""")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "outcome 1 of 2" in r.stdout and "contradiction: rule doom says" in r.stdout
+    r, _ = ask(tmp_path, "examples/broken/hostage_and_shield_unordered.mafia", """query q {
+  night 1 { hostage on guard  shield on guard  shot on doc }
+  expect verdict ambiguous
+}
+query r {
+  night 1 { hostage on guard  shield on guard  shot on doc }
+  expect verdict contradiction
+}""")
+    lines = failed(r)
+    assert r.returncode == 1 and len(lines) == 1 and "query r" in lines[0]
+    assert "the verdict is ambiguous" in lines[0]
+
+
+def test_an_unknown_verdict_is_a_located_input_error(tmp_path):
+    r, path = ask(tmp_path, JACK, "query q {\n  day 1 { vote none }\n  expect verdict ambigous\n"
+                                  "  expect answer maybe\n}")
+    assert r.returncode == 2
+    assert f"{path}:3:10: error: unknown verdict 'ambigous'; verdicts are: determined, " \
+           "ambiguous, undefined, contradiction, illegal, rejected" in r.stderr
+    assert f"{path}:4:10: error: unknown answer 'maybe'" in r.stderr

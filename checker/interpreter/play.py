@@ -47,7 +47,8 @@ class Outcome:
 class Answer:
     name: str
     label: str | None
-    # determined, ambiguous, undefined, illegal; rejected (a pre-start check stops the game);
+    # determined, ambiguous, undefined, contradiction, illegal (verdict_of); rejected (a
+    # pre-start check stops the game);
     # yes, no, inconclusive (open questions)
     verdict: str
     outcomes: list[Outcome]
@@ -68,8 +69,13 @@ class Answer:
 
 
 def verdict_of(outcomes: list[Outcome], problems: list[Problem]) -> str:
+    """illegal; contradiction (two rules conclude opposite things: an outcome follows each);
+    undefined or ambiguous (a hole, with one outcome or several); ambiguous (several outcomes
+    the rules allow, by the resolution order or a drawn tie); determined."""
     if any(not p.hole for p in problems):
         return "illegal"
+    if any(h.kind == holes.CONTRADICTION for o in outcomes for h in o.holes):
+        return "contradiction"
     if problems or any(o.holes for o in outcomes):
         return "undefined" if len(outcomes) <= 1 else "ambiguous"
     return "determined" if len(outcomes) == 1 else "ambiguous"
