@@ -464,3 +464,13 @@ def test_an_unknown_verdict_is_a_located_input_error(tmp_path):
     assert f"{path}:3:10: error: unknown verdict 'ambigous'; verdicts are: determined, " \
            "ambiguous, undefined, contradiction, illegal, rejected" in r.stderr
     assert f"{path}:4:10: error: unknown answer 'maybe'" in r.stderr
+
+
+def test_an_item_or_variant_the_spec_lacks_is_a_located_input_error(tmp_path):
+    # Commando's gun is real or dummy; `war` is gangster's word. It used to be taken silently.
+    r, path = ask(tmp_path, "specs/commando.mafia",
+                  "query q {\n  from day 1\n  state { holds @8 gun(war)  holds @7 knife(x) }\n"
+                  "  day 1 { vote none }\n}")
+    assert r.returncode == 2
+    assert f"{path}:3:24: error: 'war' is not a variant of gun; its variants are: real, dummy" in r.stderr
+    assert f"{path}:3:39: error: unknown item 'knife'; items are: gun" in r.stderr

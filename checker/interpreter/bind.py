@@ -188,6 +188,17 @@ class Binder:
                     continue
                 state.sides[seat] = item.name.key
             elif item.verb == "holds":
+                decl = next((i for i in sc.items if i.name.key == item.name.key), None)
+                if decl is None:
+                    self.error(f"unknown item '{item.name.text}'; items are: "
+                               + (", ".join(i.name.text for i in sc.items) or "none"), item.name.span)
+                    continue
+                variants = [v.key for v, _ in decl.variants]
+                if variants and item.other.key not in variants:
+                    self.error(f"'{item.other.text}' is not a variant of {decl.name.text}; its "
+                               "variants are: " + ", ".join(v.text for v, _ in decl.variants),
+                               item.other.span)
+                    continue
                 state.items[(item.name.key, seat)] = item.other.key
             elif item.verb == "memory":
                 decl = next((m for m in sc.memories if m.name.key == item.name.key), None)
