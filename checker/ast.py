@@ -557,6 +557,7 @@ class Query:
     gap: str | None = None  # a known disagreement with the rulebook, and why
     open: "OpenQuestion | None" = None  # `can …` / `must …`: asked of the encoding
     unlisted: bool = False  # `unlisted players …`: a seating no composition lists
+    unlisted_count: int | None = None  # `unlisted composition N { … }`: the players it is for
 
 
 @dataclass(frozen=True)

@@ -718,7 +718,10 @@ class _Builder(Transformer):
         name, label = children[0], self._label(children[1:2])
         fields = [c for c in children if isinstance(c, _Tagged)]
         pick = lambda tag: [f.value for f in fields if f.tag == tag]  # noqa: E731
-        players = tuple(p for group in pick("players") + pick("unlisted") for p in group)
+        counted = pick("unlisted_composition")
+        players = tuple(p for group in pick("players") + pick("unlisted") for p in group) + tuple(
+            ast.PlayerRef(e.role, None, e.span) for _, entries in counted for e in entries
+            for _ in range(e.count))
         compositions = pick("composition")
         starts = pick("from")
         gaps = pick("gap")
@@ -729,7 +732,7 @@ class _Builder(Transformer):
                          tuple(pick("phase")), tuple(pick("expect")),
                          tuple(c.strings[0] for c in children if isinstance(c, ast.Clause)),
                          self._span(meta), gaps[0] if gaps else None, opens[0] if opens else None,
-                         bool(pick("unlisted")))
+                         bool(pick("unlisted") or counted), counted[0][0] if counted else None)
 
     def q_open(self, meta, children):
         mode = str(children[0])
@@ -775,6 +778,9 @@ class _Builder(Transformer):
 
     def q_unlisted(self, meta, children):
         return _Tagged("unlisted", tuple(children))
+
+    def q_unlisted_composition(self, meta, children):
+        return _Tagged("unlisted_composition", (children[0].value, tuple(self._pick(children, ast.CompEntry))))
 
     def q_composition(self, meta, children):
         return _Tagged("composition", children[0].value)

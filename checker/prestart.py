@@ -49,9 +49,15 @@ def prechecks(scenario: Scenario, seats: tuple[str, ...], settings=None) -> list
     return out
 
 
-def failed(scenario: Scenario, seats: tuple[str, ...], settings=None) -> list[Failed]:
-    """Every pre-start check the seating fails, the checker's own first."""
+def failed(scenario: Scenario, seats: tuple[str, ...], settings=None,
+           players: int | None = None) -> list[Failed]:
+    """Every pre-start check the seating fails, the checker's own first; `players`, when
+    given, is the number of players the roles are dealt to (`unlisted composition N`)."""
     out = []
+    if players is not None and players != len(seats):
+        more = "more" if len(seats) > players else "fewer"
+        out.append(Failed("error", f"{more} roles than players: the roles add up to {len(seats)} "
+                          f"seats, not {players} players"))
     for role_key, count in Counter(seats).items():
         role = scenario.role_by_key[role_key]
         if role.max is not None and count > role.max:

@@ -30,7 +30,7 @@ def answer_all(scenario: Scenario, source: SourceFile, queries, limits=None,
     out = []
     for q, b in zip(queries, bound):
         # The pre-start checks come first: a game they stop is never played or searched.
-        failed = tuple(prestart.failed(scenario, b.seats, b.state.settings))
+        failed = tuple(prestart.failed(scenario, b.seats, b.state.settings, q.unlisted_count))
         if any(f.severity == "error" for f in failed):
             answer = Answer(q.name.text, q.label, "rejected", [],
                             [Problem(f.message, f.rules) for f in failed if f.severity == "error"], [])

@@ -54,7 +54,8 @@ def simulate(scenario: Scenario, bound: BoundQuery) -> Log:
     q = bound.query
     log = Log(Names(scenario, bound.seats), q.label or q.name.text)
     # As `ask`: a game a pre-start check stops is never played.
-    stopped = [f for f in failed(scenario, bound.seats, bound.state.settings) if f.severity == "error"]
+    stopped = [f for f in failed(scenario, bound.seats, bound.state.settings, q.unlisted_count)
+               if f.severity == "error"]
     if stopped:
         log.stop = "the game cannot start: a pre-start check fails"
         log.problems = [Problem(f.message, f.rules) for f in stopped]

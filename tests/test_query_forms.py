@@ -474,3 +474,17 @@ def test_an_item_or_variant_the_spec_lacks_is_a_located_input_error(tmp_path):
     assert r.returncode == 2
     assert f"{path}:3:24: error: 'war' is not a variant of gun; its variants are: real, dummy" in r.stderr
     assert f"{path}:3:39: error: unknown item 'knife'; items are: gun" in r.stderr
+
+
+def test_an_unlisted_composition_must_add_up_to_its_players(tmp_path):
+    r, _ = ask(tmp_path, NIGHT, """query more "«more roles are selected than there are players» (NM-R03)" {
+  unlisted composition 4 { don, doctor, commissar, civilian * 2 }
+  expect verdict rejected
+}
+query fits {
+  unlisted composition 5 { don, doctor, commissar, civilian * 2 }
+  night 1 { don_kill on civilian@2  doctor_heal on commissar  commissar_check on don }
+  expect leaves civilian@2
+}""")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "rejected: more roles than players: the roles add up to 5 seats, not 4 players" in r.stdout
