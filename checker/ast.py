@@ -578,10 +578,10 @@ class OpenQuestion:
 @dataclass(frozen=True)
 class Assumed:
     """One line of an open question's `assuming { … }`: `vote none` (no day of the games
-    searched votes anybody out) or `no ABILITY [by P] [on P, …]` (nobody uses it, by P, on
-    any of those players)."""
+    searched votes anybody out), `no vote P, …` (no day's vote names them, alone or tied) or
+    `no ABILITY [by P] [on P, …]` (nobody uses it, by P, on any of those players)."""
 
-    kind: str  # vote_none, no_use
+    kind: str  # vote_none, no_vote, no_use
     ability: Name | None = None
     by: PlayerRef | None = None
     on: tuple[PlayerRef, ...] = ()

@@ -750,6 +750,9 @@ class _Builder(Transformer):
     def as_vote_none(self, meta, children):
         return ast.Assumed("vote_none", span=self._span(meta))
 
+    def as_no_vote(self, meta, children):
+        return ast.Assumed("no_vote", on=tuple(children), span=self._span(meta))
+
     def as_no_use(self, meta, children):
         tags = {c.tag: c.value for c in children[1:] if isinstance(c, _Tagged)}
         return ast.Assumed("no_use", children[0], tags.get("by"), tags.get("on", ()),

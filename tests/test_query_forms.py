@@ -241,14 +241,19 @@ query e { can winner town within 3 }
 query f { can winner town within 3 assuming { vote none } }
 query g "if the town never votes anyone out, must the mafia win within 3?" {
   must winner mafia within 3 assuming { vote none }
-}""")
-    assert verdicts(r) == ["no", "no", "yes", "no", "yes", "no", "no"], r.stdout + r.stderr
+}
+query h { can winner town within 3 assuming { no vote boss } }
+query i { can winner town within 3 assuming { no vote citizen@1, citizen@2 } }""")
+    assert verdicts(r) == ["no", "no", "yes", "no", "yes", "no", "no", "no", "yes"], r.stdout + r.stderr
     assert "the assumption allows" in r.stdout
     # The games shown keep to the assumption: no shot on citizen@1 in c, no vote in g.
     shown_c = r.stdout.split("query c")[1].split("query d")[0]
     assert "@2 (Citizen) leaves by Shot" in shown_c or "@4 (Citizen) leaves by Shot" in shown_c \
         or "@3 (Citizen) leaves by Shot" in shown_c
-    shown_g = r.stdout.split("query g")[1]
+    shown_g = r.stdout.split("query g")[1].split("query h")[0]
+    shown_i = r.stdout.split("query i")[1]
+    assert "(Boss) voted out" in shown_i
+    assert "@2 (Citizen) voted out" not in shown_i and "@3 (Citizen) voted out" not in shown_i
     assert "vote: nobody is voted out" in shown_g and "voted out (decided" not in shown_g
 
 
@@ -276,18 +281,20 @@ def test_a_game_that_breaks_the_assumption_is_no_answer(tmp_path, monkeypatch):
     from mafiacheck import cli
     from mafiacheck.crosscheck import open_questions
 
-    def ask_here():
+    def ask_here(question):
         out, err = io.StringIO(), io.StringIO()
-        code = cli.main(["ask", tiny(tmp_path), "from day 1  can winner mafia within 1 "
-                         "assuming { no shot }"], out, err)
+        code = cli.main(["ask", tiny(tmp_path), question], out, err)
         return code, out.getvalue()
 
-    assert "verdict: no" in ask_here()[1]
+    questions = ["from day 1  can winner mafia within 1 assuming { no shot }",
+                 "can winner town within 3 assuming { no vote boss }"]
+    assert all("verdict: no" in ask_here(q)[1] for q in questions)
     monkeypatch.setattr(open_questions, "assumptions",
                         lambda game, *rest: z3.BoolVal(True, game.ctx))
-    code, out = ask_here()
-    assert "verdict: inconclusive" in out and "does not replay" in out
-    assert code == cli.EXIT_INCONCLUSIVE
+    for q in questions:
+        code, out = ask_here(q)
+        assert "verdict: inconclusive" in out and "does not replay" in out, out
+        assert code == cli.EXIT_INCONCLUSIVE
 
 
 # Commando's quorum: «8..10: 4, 6..7: 3, 4..5: 2» votes by the number alive (CO-R28). With

@@ -13,6 +13,7 @@ import z3
 from ..encode.solver import Limits, check, make_solver
 from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
+from ..encode.vote import tied
 from ..interpreter.bind import BoundQuery, BoundUse
 from ..interpreter.play import Answer, Player
 from ..model import Scenario
@@ -251,6 +252,11 @@ def assumptions(game: Game, question, bound: BoundQuery, first: int, length: int
                 continue
             by = binder.seat(a.by, bound.seats) if a.by is not None else None
             on = [binder.seat(r, bound.seats) for r in a.on]
+            if a.kind == "no_vote":
+                if pv.vote_kind is not None:  # named alone, or among the tied
+                    parts += [z3.Not(z3.Or(z3.And(pv.vote_kind == 1, pv.vote_target == s), tied(pv, s)))
+                              for s in on]
+                continue
             for u in pv.uses:
                 if u.ability.key != a.ability.key:
                     continue
@@ -280,6 +286,11 @@ def respects(scenario: Scenario, question, bound: BoundQuery, phases: list) -> b
                 continue
             by = binder.seat(a.by, bound.seats) if a.by is not None else None
             on = {binder.seat(r, bound.seats) for r in a.on}
+            if a.kind == "no_vote":
+                if any(u.ability is None and u.vote in ("player", "tie") and on & set(u.targets)
+                       for u in uses):
+                    return False
+                continue
             if any(u.ability == a.ability.key and (by is None or u.actor == by)
                    and (not on or on & set(u.targets)) for u in uses):
                 return False
