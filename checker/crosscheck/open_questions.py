@@ -161,10 +161,16 @@ def _ask(scenario: Scenario, bound: BoundQuery, game: Game, solver, length: int,
     assumed = assumptions(game, question, bound, len(given), length)
     solver.add(assumed)
     target = goal if question.mode == "can" else z3.Not(goal)
-    solver.push()
+    # A `must` under an assumption may hold of no game at all: the solver is asked again
+    # without the target to tell, so the target goes in a scope of its own (only then: a
+    # question without one is asked exactly as before).
+    vacuity = question.mode == "must" and bool(question.assuming)
+    if vacuity:
+        solver.push()
     solver.add(target)
     result = check(solver)
-    solver.pop()
+    if vacuity:
+        solver.pop()
     rounds = f"{within} round{'s' if within != 1 else ''} after the given phases"
     games = "game the rules decide" + (" and the assumption allows" if question.assuming else "")
     if result.status == "unknown":
@@ -176,7 +182,7 @@ def _ask(scenario: Scenario, bound: BoundQuery, game: Game, solver, length: int,
                   + ("reaches it" if question.mode == "can" else "meets it")
                   + "; longer games were not searched")
         # `must` of no game at all is true of nothing in particular: say so.
-        if question.mode == "must" and check(solver).status == "unsat":
+        if vacuity and check(solver).status == "unsat":
             detail += f" (vacuously: there is no {games} within {rounds})"
         return _answer(q, verdict, detail, [], game)
     phases = _choices(bound, game, result.model, length)
