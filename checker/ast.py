@@ -514,6 +514,7 @@ class Use:
     values: tuple[Name, ...] = ()
     vote: str | None = None  # player, none, tie
     span: Span = spanned()
+    votes: int | None = None  # `vote P with N`: the votes cast for P, against the quorum
 
 
 @dataclass(frozen=True)
@@ -526,11 +527,18 @@ class PhaseChoices:
 
 @dataclass(frozen=True)
 class Expectation:
-    kind: str  # leaves, stays, winner, no_winner, verdict, learns, illegal
+    """One `expect` line. `kind` is leaves, stays, exits, role, side, counter, winner,
+    no_winner, no_announcement, announces, reveals, verdict, learns, learns_nothing, illegal
+    or answer; the other fields are the parts that kind has."""
+
+    kind: str
     player: PlayerRef | None = None
-    name: Name | None = None
+    name: Name | None = None  # a kind of exit, role, side, counter or shown value
     value: str | None = None
     span: Span = spanned()
+    number: int | None = None  # `exits P = N`, `counter P NAME = N`
+    phase: "tuple[Name, int | None] | None" = None  # `in night 2`
+    about: PlayerRef | None = None  # `learns P VALUE about Q`
 
 
 @dataclass(frozen=True)
@@ -548,6 +556,8 @@ class Query:
     span: Span = spanned()
     gap: str | None = None  # a known disagreement with the rulebook, and why
     open: "OpenQuestion | None" = None  # `can …` / `must …`: asked of the encoding
+    unlisted: bool = False  # `unlisted players …`: a seating no composition lists
+    unlisted_count: int | None = None  # `unlisted composition N { … }`: the players it is for
 
 
 @dataclass(frozen=True)
@@ -561,4 +571,18 @@ class OpenQuestion:
     side: Name | None = None
     player: PlayerRef | None = None
     within: int | None = None
+    span: Span = spanned()
+    assuming: "tuple[Assumed, ...]" = ()  # what every game searched does after the given phases
+
+
+@dataclass(frozen=True)
+class Assumed:
+    """One line of an open question's `assuming { … }`: `vote none` (no day of the games
+    searched votes anybody out), `no vote P, …` (no day's vote names them, alone or tied) or
+    `no ABILITY [by P] [on P, …]` (nobody uses it, by P, on any of those players)."""
+
+    kind: str  # vote_none, no_vote, no_use
+    ability: Name | None = None
+    by: PlayerRef | None = None
+    on: tuple[PlayerRef, ...] = ()
     span: Span = spanned()

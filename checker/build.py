@@ -718,7 +718,10 @@ class _Builder(Transformer):
         name, label = children[0], self._label(children[1:2])
         fields = [c for c in children if isinstance(c, _Tagged)]
         pick = lambda tag: [f.value for f in fields if f.tag == tag]  # noqa: E731
-        players = tuple(p for group in pick("players") for p in group)
+        counted = pick("unlisted_composition")
+        players = tuple(p for group in pick("players") + pick("unlisted") for p in group) + tuple(
+            ast.PlayerRef(e.role, None, e.span) for _, entries in counted for e in entries
+            for _ in range(e.count))
         compositions = pick("composition")
         starts = pick("from")
         gaps = pick("gap")
@@ -728,15 +731,32 @@ class _Builder(Transformer):
                          tuple(i for group in pick("state") for i in group),
                          tuple(pick("phase")), tuple(pick("expect")),
                          tuple(c.strings[0] for c in children if isinstance(c, ast.Clause)),
-                         self._span(meta), gaps[0] if gaps else None, opens[0] if opens else None)
+                         self._span(meta), gaps[0] if gaps else None, opens[0] if opens else None,
+                         bool(pick("unlisted") or counted), counted[0][0] if counted else None)
 
     def q_open(self, meta, children):
         mode = str(children[0])
         goal = children[1]
         within = self._one(children, _Int)
+        assumed = [c.value for c in children if isinstance(c, _Tagged) and c.tag == "assuming"]
         return _Tagged("open", ast.OpenQuestion(mode, goal.tag, goal.value if goal.tag == "winner" else None,
                                                 goal.value if goal.tag != "winner" else None,
-                                                within.value if within else None, self._span(meta)))
+                                                within.value if within else None, self._span(meta),
+                                                assumed[0] if assumed else ()))
+
+    def assuming(self, meta, children):
+        return _Tagged("assuming", tuple(children))
+
+    def as_vote_none(self, meta, children):
+        return ast.Assumed("vote_none", span=self._span(meta))
+
+    def as_no_vote(self, meta, children):
+        return ast.Assumed("no_vote", on=tuple(children), span=self._span(meta))
+
+    def as_no_use(self, meta, children):
+        tags = {c.tag: c.value for c in children[1:] if isinstance(c, _Tagged)}
+        return ast.Assumed("no_use", children[0], tags.get("by"), tags.get("on", ()),
+                           self._span(meta))
 
     def goal_nobody(self, meta, children):
         return _Tagged("nobody", None)
@@ -758,6 +778,12 @@ class _Builder(Transformer):
 
     def q_players(self, meta, children):
         return _Tagged("players", tuple(children))
+
+    def q_unlisted(self, meta, children):
+        return _Tagged("unlisted", tuple(children))
+
+    def q_unlisted_composition(self, meta, children):
+        return _Tagged("unlisted_composition", (children[0].value, tuple(self._pick(children, ast.CompEntry))))
 
     def q_composition(self, meta, children):
         return _Tagged("composition", children[0].value)
@@ -839,7 +865,9 @@ class _Builder(Transformer):
         return self._state(meta, "link", player=children[0], players=(children[1],))
 
     def c_vote(self, meta, children):
-        return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta))
+        votes = self._one(children, _Int)
+        return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta),
+                       votes=votes.value if votes else None)
 
     def c_vote_none(self, meta, children):
         return ast.Use(None, vote="none", span=self._span(meta))
@@ -866,10 +894,45 @@ class _Builder(Transformer):
 
     def e_leaves(self, meta, children):
         kind = self._pick(children, ast.Name)
-        return self._expect(meta, "leaves", player=children[0], name=kind[0] if kind else None)
+        return self._expect(meta, "leaves", player=children[0], name=kind[0] if kind else None,
+                            phase=self._in_phase(children))
 
     def e_stays(self, meta, children):
-        return self._expect(meta, "stays", player=children[0])
+        return self._expect(meta, "stays", player=children[0], phase=self._in_phase(children))
+
+    def in_phase(self, meta, children):
+        number = self._one(children, _Int)
+        return _Tagged("in", (children[0], number.value if number else None))
+
+    def _in_phase(self, children):
+        found = [c.value for c in children if isinstance(c, _Tagged) and c.tag == "in"]
+        return found[0] if found else None
+
+    def e_exits(self, meta, children):
+        return self._expect(meta, "exits", player=children[0], number=children[1].value)
+
+    def e_role(self, meta, children):
+        return self._expect(meta, "role", player=children[0], name=children[1])
+
+    def e_side(self, meta, children):
+        return self._expect(meta, "side", player=children[0], name=children[1])
+
+    def e_counter(self, meta, children):
+        return self._expect(meta, "counter", player=children[0], name=children[1],
+                            number=children[2].value)
+
+    def e_no_announcement(self, meta, children):
+        return self._expect(meta, "no_announcement")
+
+    def e_announces(self, meta, children):
+        return self._expect(meta, "announces", value=children[0].text)
+
+    def e_reveals(self, meta, children):
+        shown = self._pick(children, ast.Name)
+        return self._expect(meta, "reveals", player=children[0], name=shown[0] if shown else None)
+
+    def e_learns_nothing(self, meta, children):
+        return self._expect(meta, "learns_nothing", player=children[0])
 
     def e_winner(self, meta, children):
         return self._expect(meta, "winner", name=children[0])
@@ -881,10 +944,14 @@ class _Builder(Transformer):
         return self._expect(meta, "verdict", value=children[0].key)
 
     def e_learns(self, meta, children):
-        return self._expect(meta, "learns", player=children[0], value=children[1])
+        about = children[2] if len(children) > 2 else None
+        return self._expect(meta, "learns", player=children[0], value=children[1], about=about)
 
     def e_illegal(self, meta, children):
         return self._expect(meta, "illegal")
+
+    def e_precheck(self, meta, children):
+        return self._expect(meta, "precheck", value=children[0].text)
 
     # -------------------------------------------------------------- expressions
 

@@ -52,7 +52,7 @@ DECLARATION_KEYWORDS = {"scenario", "side", "role", "team", "composition", "phas
                         "kind", "memory", "wake", "resolve", "precheck"}
 QUERY_KEYWORDS = {"query"}  # what starts a block of a query file
 # The words a line of a query block starts with (besides a phase's name).
-QUERY_FIELD_WORDS = {"players", "composition", "setting", "from", "state", "expect", "gap", "can",
+QUERY_FIELD_WORDS = {"players", "unlisted", "composition", "setting", "from", "state", "expect", "gap", "can",
                      "must", "note", "intro_day", "intro_night", "blind_day", "day", "night"}
 
 

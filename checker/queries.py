@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from . import ast
+from . import ast, expectations, prestart
 from .interpreter.bind import Binder
+from .interpreter.legal import Problem
 from .interpreter.play import Answer, Player
 from .model import Scenario
 from .moderator_log import Names
@@ -28,50 +29,30 @@ def answer_all(scenario: Scenario, source: SourceFile, queries, limits=None,
             reuse.plan(b)
     out = []
     for q, b in zip(queries, bound):
-        answer = answer_open(scenario, b, reuse.limits, reuse) if q.open is not None else player.answer(b)
+        # The pre-start checks come first: a game they stop is never played or searched.
+        failed = tuple(prestart.failed(scenario, b.seats, b.state.settings, q.unlisted_count))
+        if any(f.severity == "error" for f in failed):
+            answer = Answer(q.name.text, q.label, "rejected", [],
+                            [Problem(f.message, f.rules) for f in failed if f.severity == "error"], [])
+        elif q.open is not None:
+            answer = answer_open(scenario, b, reuse.limits, reuse)
+        else:
+            answer = player.answer(b)
+        answer.prestart = failed
         out.append((answer, Names(scenario, b.seats), q, b))
     return out
 
 
 def failed_expectations(answer: Answer, q: ast.Query, bound, scenario: Scenario, path: str) -> list[str]:
     """The query's `expect` lines that the answer does not meet."""
-    binder = Binder(scenario, path)
     failures = []
     for e in q.expectations:
+        if expectations.met(e, answer, bound, scenario):
+            continue
         where = f"{path}:{e.span.line}:{e.span.column}" if e.span else path
-        ok = True
-        if e.kind in ("verdict", "answer"):
-            ok = answer.verdict == e.value
-        elif e.kind == "illegal":
-            ok = answer.verdict == "illegal"
-        elif answer.verdict == "illegal":
-            ok = False
-        elif e.kind in ("leaves", "stays"):
-            seat = binder.seat(e.player, bound.seats)
-            for o in answer.outcomes:
-                exits = [(s, k) for r in o.reports for s, k, _ in r.exits if s == seat]
-                if e.kind == "stays":
-                    ok &= not exits
-                else:
-                    ok &= bool(exits) and (e.name is None or exits[0][1] == e.name.key)
-        elif e.kind == "winner":
-            ok = bool(answer.outcomes) and all(o.winner == e.name.key for o in answer.outcomes)
-        elif e.kind == "no_winner":
-            ok = all(o.winner is None for o in answer.outcomes)
-        elif e.kind == "learns":
-            seat = binder.seat(e.player, bound.seats)
-            ok = bool(answer.outcomes) and all(
-                any(w == seat and x == e.value for r in o.reports for w, _, x in r.learned)
-                for o in answer.outcomes)
-        if not ok:
-            seen = _what_happened(answer, bound, scenario)
-            text = {"leaves": f"leaves {e.player}" + (f" by {e.name.text}" if e.name else ""),
-                    "stays": f"stays {e.player}", "winner": f"winner {e.name.text if e.name else ''}",
-                    "no_winner": "no winner", "verdict": f"verdict {e.value}",
-                    "learns": f"learns {e.player} {e.value}", "illegal": "illegal",
-                    "answer": f"answer {e.value}"}[e.kind]
-            failures.append(f"{where}: query {q.name.text}: expected `{text}`, but the verdict is "
-                            f"{answer.verdict}; {seen}")
+        seen = _what_happened(answer, bound, scenario, e)
+        failures.append(f"{where}: query {q.name.text}: expected `{expectations.text(e)}`, but the "
+                        f"verdict is {answer.verdict}; {seen}")
     return failures
 
 
@@ -89,14 +70,26 @@ def judged(answer: Answer, q: ast.Query, bound, scenario: Scenario, path: str) -
             "rulebook does: remove its `gap` line"], []
 
 
-def _what_happened(answer: Answer, bound, scenario: Scenario) -> str:
+def _what_happened(answer: Answer, bound, scenario: Scenario, e: ast.Expectation) -> str:
     names = Names(scenario, bound.seats)
     if not answer.outcomes:
         return "no outcome: " + "; ".join(p.message for p in answer.problems)
+    seat = None
+    if e.kind in ("role", "side", "counter") and e.player is not None:
+        seat = Binder(scenario, "<query>").seat(e.player, bound.seats)
     parts = []
     for i, o in enumerate(answer.outcomes, 1):
-        exits = [f"{names.seat(s)} leaves by {k}" for r in o.reports for s, k, _ in r.exits]
+        exits = [f"{names.seat(s)} leaves by {k}" + (f" in {r.phase}" if e.phase or e.kind == "exits" else "")
+                 for r in o.reports for s, k, _ in r.exits]
         learned = [f"{names.seat(w)} learns {x}" for r in o.reports for w, _, x in r.learned]
+        told = [f"announced: {a}" for r in o.reports for a in r.announcements]
         winner = [f"{names.side(o.winner)} wins"] if o.winner else []
-        parts.append(f"outcome {i}: " + (", ".join(exits + learned + winner) or "nobody leaves"))
+        now = []
+        if seat is not None:  # what the expectation is about, at the end of the phases
+            value = {"role": o.state.roles[seat], "side": o.state.sides[seat],
+                     "counter": o.state.counters[seat].get(e.name.key)}[e.kind]
+            now = [f"{e.kind} {e.player}" + (f" {e.name.text}" if e.kind == "counter" else "")
+                   + f" is {value if value is not None else 'unset'}"]
+        parts.append(f"outcome {i}: " + (", ".join(exits + learned + told + winner + now)
+                                         or "nobody leaves"))
     return "; ".join(parts)

@@ -7,9 +7,11 @@ import json
 from dataclasses import dataclass, field
 
 from .interpreter.bind import BoundQuery
+from .interpreter.legal import Problem
 from .interpreter.play import Outcome, Player, verdict_of
 from .model import Scenario
 from .moderator_log import Names, phase_lines, report_json
+from .prestart import failed
 
 
 @dataclass
@@ -51,6 +53,14 @@ class Log:
 def simulate(scenario: Scenario, bound: BoundQuery) -> Log:
     q = bound.query
     log = Log(Names(scenario, bound.seats), q.label or q.name.text)
+    # As `ask`: a game a pre-start check stops is never played.
+    stopped = [f for f in failed(scenario, bound.seats, bound.state.settings, q.unlisted_count)
+               if f.severity == "error"]
+    if stopped:
+        log.stop = "the game cannot start: a pre-start check fails"
+        log.problems = [Problem(f.message, f.rules) for f in stopped]
+        log.exit_code = 1
+        return log
     player = Player(scenario)
     state = bound.state
     for phase, uses in bound.phases:

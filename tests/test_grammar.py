@@ -93,7 +93,7 @@ def test_every_grammar_rule_has_a_builder_handler():
                              "blocked_mode",
                              "effect", "effect_body", "rule_tail", "day_field", "vote_spec",
                              "setting_type", "memory_type", "expr", "or_expr", "and_expr",
-                             "query_field", "state_item", "choice_item", "expectation", "goal",
+                             "query_field", "state_item", "choice_item", "expectation", "goal", "assumed",
                              "not_expr", "comparison", "sum", "product", "atom"}
     missing = [n for n in _grammar_rule_handlers() - inlined_without_alias
                if not hasattr(_Builder, n)]

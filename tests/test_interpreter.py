@@ -157,7 +157,7 @@ rule doom for p: if kill(p, shot) and p.role == citizen then leave shot on p
 rule spared for p: if save(p) then stay on p
 """, encoding="utf-8")
     a = ask(load(str(spec)), "night 1 { shot on citizen  heal on citizen }")
-    assert a.verdict == "ambiguous"
+    assert a.verdict == "contradiction"  # told apart from an order's ambiguity
     assert sorted(tuple(exits(o)) for o in a.outcomes) == [(), ((SEAT["citizen"], "shot"),)]
     assert all(o.holes[0].kind == "contradiction" and "contradiction" in o.holes[0].message for o in a.outcomes)
 

@@ -20,19 +20,20 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("foundations", {"__init__", "text", "source", "limits", "registry", "errors", "findings", "holes"}),
     ("syntax", {"ast", "grammar", "parser", "build", "loader", "query_text", "fmt", "config", "walk",
                 "confusables"}),
-    ("model", {"vocabulary", "model", "resolve", "evaluate", "phases"}),
+    ("model", {"vocabulary", "model", "resolve", "evaluate", "phases", "prestart"}),
     ("implementations", {"interpreter", "encode"}),
     ("moderator's log", {"moderator_log", "simulate"}),
     ("crosscheck", {"crosscheck"}),
     ("analyses", {"analyses"}),
-    ("pipeline", {"suppress", "fingerprint", "baseline", "pipeline", "queries", "query_names"}),
+    ("pipeline", {"suppress", "fingerprint", "baseline", "pipeline", "queries", "query_names",
+                  "expectations"}),
     ("reports", {"report"}),
     ("front ends", {"cli", "__main__", "lsp", "serve", "specs"}),
 ]
 LAYER_OF = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
 
 SIBLINGS = {"interpreter": "encode", "encode": "interpreter"}  # one semantics, two independent implementations
-NO_SOLVER = {"ast", "parser", "build", "model", "resolve", "evaluate", "vocabulary", "phases",
+NO_SOLVER = {"ast", "parser", "build", "model", "resolve", "evaluate", "vocabulary", "phases", "prestart",
              "interpreter", "moderator_log", "simulate"}
 
 

@@ -11,6 +11,7 @@ from .. import registry
 from ..evaluate import EvalError, Evaluator, initial_state
 from ..findings import Finding, Related
 from ..model import Composition, Scenario
+from ..prestart import prechecks, side_kinds
 
 KIND = "setup"
 
@@ -60,12 +61,7 @@ def _composition(scenario: Scenario, comp: Composition) -> list[Finding]:
                 f"{where}: {role.display} appears {count} times; its maximum is {role.max}",
                 span, [Related(f"the maximum of {role.display}", role.span)],
                 _ids(comp.cites, role.cites)))
-    kinds = set()
-    for role_key, _ in comp.entries:
-        role = roles[role_key]
-        for side_key in (role.side,) + role.side_choices:
-            if side_key:
-                kinds.add(scenario.side_by_key[side_key].kind)
+    kinds = side_kinds(scenario, [r for r, _ in comp.entries])
     if "town" not in kinds:
         out.append(_finding(registry.NO_TOWN, f"{where} has no role on a town side",
                             comp.span, rules=_ids(comp.cites)))
@@ -75,21 +71,18 @@ def _composition(scenario: Scenario, comp: Composition) -> list[Finding]:
     if comp.total != comp.players:
         return out  # the checks below need the seats to be the players
 
-    state = initial_state(scenario, comp.seats())
-    ev = Evaluator(scenario, state)
-    for check in scenario.prechecks:
-        try:
-            holds = bool(ev.value(check.cond, {}))
-        except EvalError as exc:
+    for check, holds in prechecks(scenario, comp.seats()):
+        if isinstance(holds, EvalError):
             out.append(_finding(registry.PRECHECK_ERROR,
                                 f"{where}: pre-start check \"{check.message}\" cannot be "
-                                f"evaluated: {exc}", check.span, rules=_ids(check.cites)))
+                                f"evaluated: {holds}", check.span, rules=_ids(check.cites)))
             continue
         if holds:
             code = registry.PRECHECK_ERROR if check.severity == "error" else registry.PRECHECK_WARNING
             out.append(_finding(code, f"{where}: {check.message}", check.span,
                                 [Related("the composition", comp.span)],
                                 _ids(check.cites, comp.cites)))
+    ev = Evaluator(scenario, initial_state(scenario, comp.seats()))
     for win in scenario.wins:
         try:
             holds = bool(ev.value(win.cond, {}))

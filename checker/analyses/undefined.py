@@ -38,7 +38,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             at, t = found.enc, found.t
             game = at.game
             w = at.witness(found.result, t, why)
-            if w.answer.verdict not in ("undefined", "ambiguous"):
+            if w.answer.verdict not in ("undefined", "ambiguous", "contradiction"):
                 out.append(at.inconclusive(f"'{why}'", "internal error: the solver's game did not replay", witness=w))
                 continue
             seen.add(why)

@@ -17,6 +17,7 @@ from ..encode.solver import Limits, ask, check, make_solver
 from ..encode.terms import Unsupported
 from ..encode.legality import max_targets
 from ..encode.unroll import NONE, Game
+from ..encode.vote import quorum_at_vote
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
@@ -171,7 +172,7 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
     completed = player.complete(state, phase, uses)
     try:
         game = Game(scenario, tuple(state.roles), 1, start=state, first_phase=phase.index,
-                    symmetry=False)
+                    symmetry=False, vote_states=counted_votes(uses))
     except Unsupported as exc:
         return Verdict(True, f"the encoding does not support this scenario (not compared): {exc}")
     covered = constructs(scenario, state, phase, completed, results, problems, trace.seen)
@@ -302,6 +303,12 @@ def _differing(solver, fields_: dict[str, list]) -> str:
     return f"; it differs in {', '.join(names)}" if names else ""
 
 
+def counted_votes(uses: list[BoundUse]) -> bool:
+    """Whether a vote among the uses gives its count (`vote P with N`): its game must keep the
+    state at the vote (Game's `vote_states`)."""
+    return any(u.ability is None and u.votes is not None for u in uses)
+
+
 def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: bool = False):
     """The encoding's choice variables fixed to the uses; None when a use has no variable.
     With `ties`, a tied vote too (kind 2 on the two players, whatever the tie rule; under
@@ -313,7 +320,17 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: 
         if u.ability is None:
             if pv.vote_kind is None:
                 return None
-            if u.vote == "player":
+            quorum = quorum_at_vote(game, pv) if u.vote == "player" and u.votes is not None else None
+            if u.votes is not None and quorum is None:
+                return None  # a count the game holds no quorum for: no counterpart
+            if quorum is not None:
+                # As Player._vote: short of the quorum, nobody is voted out; with no row of
+                # the quorum for the number alive, the vote is P's, and undecided.
+                needed, gap = quorum
+                parts.append(z3.If(z3.Or(gap, needed <= u.votes),
+                                   z3.And(pv.vote_kind == 1, pv.vote_target == u.targets[0]),
+                                   pv.vote_kind == 0))
+            elif u.vote == "player":
                 parts += [pv.vote_kind == 1, pv.vote_target == u.targets[0]]
             elif u.vote == "none":
                 parts.append(pv.vote_kind == 0)

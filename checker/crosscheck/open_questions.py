@@ -13,10 +13,11 @@ import z3
 from ..encode.solver import Limits, check, make_solver
 from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
+from ..encode.vote import tied
 from ..interpreter.bind import BoundQuery, BoundUse
 from ..interpreter.play import Answer, Player
 from ..model import Scenario
-from .differential import fix_choices
+from .differential import counted_votes, fix_choices
 
 DEFAULT_WITHIN = 2
 LIMITS = Limits(timeout=120)  # an open question's, unless the caller gives its own
@@ -51,7 +52,7 @@ class Reuse:
         if entry is None or len(entry.game.phases) < length:
             longest = max(length, self.planned.get(key, 0), len(entry.game.phases) if entry else 0)
             game = Game(self.sc, bound.seats, longest, start=bound.state,
-                        first_phase=first, symmetry=False, built=0)
+                        first_phase=first, symmetry=False, built=0, vote_states=_counted(bound))
             entry = _Shared(game, make_solver(game.ctx, self.limits, finite=game.finite), self._facts(bound, first))
             self.games[key] = entry
         game = entry.game
@@ -91,7 +92,12 @@ def _length(bound: BoundQuery) -> int:
 def _key(bound: BoundQuery) -> tuple:
     """Questions with one key are phases of one game: the same players, first phase and start."""
     return (bound.seats, _first(bound), bound.state.key(),
-            tuple(sorted(bound.state.settings.items(), key=repr)))
+            tuple(sorted(bound.state.settings.items(), key=repr)), _counted(bound))
+
+
+def _counted(bound: BoundQuery) -> bool:
+    """A given phase has a counted vote: its game keeps the states at the votes."""
+    return any(counted_votes(uses) for _, uses in bound.phases)
 
 
 class _Shared:
@@ -152,23 +158,41 @@ def _ask(scenario: Scenario, bound: BoundQuery, game: Game, solver, length: int,
         clean += [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
         clean.append(z3.Not(pv.overlap))
     solver.add(z3.And(clean))
+    assumed = assumptions(game, question, bound, len(given), length)
+    solver.add(assumed)
     target = goal if question.mode == "can" else z3.Not(goal)
+    # A `must` under an assumption may hold of no game at all: the solver is asked again
+    # without the target to tell, so the target goes in a scope of its own (only then: a
+    # question without one is asked exactly as before).
+    vacuity = question.mode == "must" and bool(question.assuming)
+    if vacuity:
+        solver.push()
     solver.add(target)
     result = check(solver)
+    if vacuity:
+        solver.pop()
     rounds = f"{within} round{'s' if within != 1 else ''} after the given phases"
+    games = "game the rules decide" + (" and the assumption allows" if question.assuming else "")
     if result.status == "unknown":
         return _answer(q, "inconclusive", f"the solver gave up ({result.reason})", [], game)
     if result.status == "unsat":
         verdict = "no" if question.mode == "can" else "yes"
-        how = "no game" if question.mode == "can" else "every game"
-        return _answer(q, verdict, f"{how} the rules decide within {rounds} "
-                       + ("reaches it" if question.mode == "can" else "meets it")
-                       + "; longer games were not searched", [], game)
-    replayed = _replay(scenario, bound, game, result.model, length)
+        how = "no" if question.mode == "can" else "every"
+        detail = (f"{how} {games} within {rounds} "
+                  + ("reaches it" if question.mode == "can" else "meets it")
+                  + "; longer games were not searched")
+        # `must` of no game at all is true of nothing in particular: say so.
+        if vacuity and check(solver).status == "unsat":
+            detail += f" (vacuously: there is no {games} within {rounds})"
+        return _answer(q, verdict, detail, [], game)
+    phases = _choices(bound, game, result.model, length)
+    replayed = _replay(scenario, bound, game, result.model, phases)
     # The interpreter has the last word: a game the solver found that does not reach the
-    # goal (or, for `must`, does not miss it) when played is an encoding bug, never a yes/no.
+    # goal (or, for `must`, does not miss it) when played, or whose choices break the
+    # assumption, is an encoding bug, never a yes/no.
     if not replayed or any(_reached(scenario, question, bound, o) != (question.mode == "can")
-                           for o in replayed):
+                           for o in replayed) \
+            or not respects(scenario, question, bound, phases[len(given):]):
         return _answer(q, "inconclusive", "the game the solver found does not replay to the "
                        "same result in the interpreter (an encoding bug; please report it)", [], game)
     verdict = "yes" if question.mode == "can" else "no"
@@ -219,7 +243,68 @@ def _reached(scenario: Scenario, question, bound: BoundQuery, outcome) -> bool:
     return alive if question.goal == "stays" else not alive
 
 
-def _replay(scenario, bound: BoundQuery, game: Game, model, length: int | None = None) -> list:
+def assumptions(game: Game, question, bound: BoundQuery, first: int, length: int) -> z3.BoolRef:
+    """The question's `assuming { … }` over phases first..length-1 of the game: the phases
+    searched after the given ones."""
+    from ..interpreter.bind import Binder
+
+    binder = Binder(game.sc, "<query>")
+    parts = []
+    for pv in game.vars[first:length]:
+        for a in question.assuming:
+            if a.kind == "vote_none":
+                if pv.vote_kind is not None:
+                    parts.append(pv.vote_kind == 0)
+                continue
+            by = binder.seat(a.by, bound.seats) if a.by is not None else None
+            on = [binder.seat(r, bound.seats) for r in a.on]
+            if a.kind == "no_vote":
+                if pv.vote_kind is not None:  # named alone, or among the tied
+                    parts += [z3.Not(z3.Or(z3.And(pv.vote_kind == 1, pv.vote_target == s), tied(pv, s)))
+                              for s in on]
+                continue
+            for u in pv.uses:
+                if u.ability.key != a.ability.key:
+                    continue
+                made = [u.used]
+                if by is not None:
+                    made.append(z3.BoolVal(u.actor == by, game.ctx) if isinstance(u.actor, int)
+                                else z3.BoolVal(False, game.ctx) if u.actor is None else u.actor == by)
+                if on:
+                    chosen = [z3.And(u.count > j, x == s) if u.count is not None else x == s
+                              for j, x in enumerate(u.targets) for s in on]
+                    made.append(z3.Or(chosen) if chosen else z3.BoolVal(False, game.ctx))
+                parts.append(z3.Not(z3.And(made)))
+    return z3.And(parts) if parts else z3.BoolVal(True, game.ctx)
+
+
+def respects(scenario: Scenario, question, bound: BoundQuery, phases: list) -> bool:
+    """Whether the choices of the phases searched (as the interpreter plays them) keep to the
+    question's `assuming { … }`: read from the choices, as `assumptions` states it."""
+    from ..interpreter.bind import Binder
+
+    binder = Binder(scenario, "<query>")
+    for _, uses in phases:
+        for a in question.assuming:
+            if a.kind == "vote_none":
+                if any(u.ability is None and u.vote != "none" for u in uses):
+                    return False
+                continue
+            by = binder.seat(a.by, bound.seats) if a.by is not None else None
+            on = {binder.seat(r, bound.seats) for r in a.on}
+            if a.kind == "no_vote":
+                if any(u.ability is None and u.vote in ("player", "tie") and on & set(u.targets)
+                       for u in uses):
+                    return False
+                continue
+            if any(u.ability == a.ability.key and (by is None or u.actor == by)
+                   and (not on or on & set(u.targets)) for u in uses):
+                return False
+    return True
+
+
+def _choices(bound: BoundQuery, game: Game, model, length: int | None = None) -> list:
+    """The phases of the solver's game with their choices: the given ones, then the model's."""
     phases = []
     for t, pv in enumerate(game.vars[:length]):
         if t < len(bound.phases):
@@ -251,6 +336,10 @@ def _replay(scenario, bound: BoundQuery, game: Game, model, length: int | None =
             elif kind == 0 and model.eval(game.states[t]["winner"], model_completion=True).as_long() == NONE:
                 uses.append(BoundUse(None, None, (), (), "none"))
         phases.append((pv.phase, uses))
+    return phases
+
+
+def _replay(scenario, bound: BoundQuery, game: Game, model, phases: list) -> list:
     replay = BoundQuery(bound.query, bound.state, bound.seats, phases)
     outcomes = Player(scenario).answer(replay).outcomes
     # A drawn tie (`tie random`) has an outcome per tied player: the solver's game is the

@@ -64,6 +64,9 @@ class PhaseVars:
     checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
     fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
+    # the state at the day's vote, where a query's `vote P with N` is held against the
+    # quorum (encode.vote.quorum_at_vote)
+    vote_state: dict | None = None
 
 
 def team_use(u: Use) -> bool:

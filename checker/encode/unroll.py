@@ -59,10 +59,14 @@ class Game:
     def __init__(self, scenario: Scenario, seats: tuple[str, ...], length: int,
                  settings: dict | None = None, ctx: z3.Context | None = None,
                  symmetry: bool = True, start: State | None = None, first_phase: int = 0,
-                 free_start: bool = False, built: int | None = None):
+                 free_start: bool = False, built: int | None = None, vote_states: bool = False):
         # free_start: the first state is any well-formed state (see _well_formed), not the
         # game's start; `start` then only fixes the settings and the phase sequence. For
         # induction proofs (encode/induction.py).
+        # vote_states: keep each day's state at its vote, for a query's `vote P with N`
+        # (encode.vote.quorum_at_vote). Only on request: terms kept alive that a game does not
+        # need change which the solver finds first, so other games stay exactly as they were.
+        self.vote_states = vote_states
         self.sc = scenario
         self.seats = seats
         self.n = len(seats)

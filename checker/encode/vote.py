@@ -30,6 +30,8 @@ def vote_causes(p: Pass, vote: PhaseVars) -> None:
     if day.quorum is not None:
         pv.undefined.append((And(vote.active, k != 0, gap), Hole(
             holes.NO_QUORUM, "the vote: there is no quorum for this many players alive", holes.DAY)))
+        if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
+            vote.vote_state = p.S
     for s in range(p.n):
         on = And(vote.active, voted_out(game, vote, s), Not(gap))
         p.intents.attacks.append(("vote", "vote", s, on))
@@ -52,6 +54,18 @@ def voted_out(game: Game, pv: PhaseVars, s: int):
 def tied(pv: PhaseVars, s: int):
     """Seat s is one of the day's tied players."""
     return And(pv.vote_kind == 2, Or(pv.tie[0] == s, pv.tie[1] == s))
+
+
+def quorum_at_vote(game: Game, pv: PhaseVars):
+    """(the votes the day's quorum asks for, whether no row of it covers the number alive),
+    as the state stands at the vote; None without a quorum, or in a game not built with
+    `vote_states`. Built only when asked (a query's `vote P with N`)."""
+    quorum = game.sc.day.quorum if game.sc.day is not None else None
+    if quorum is None or pv.vote_state is None:
+        return None
+    S = pv.vote_state
+    needed = game.compiler.value(quorum, View(game, S, Events(game.ctx), {"__holes": []}))
+    return needed, quorum_gap(game, quorum, S)
 
 
 def quorum_gap(game: Game, quorum, S: dict):

@@ -23,6 +23,7 @@ class BoundUse:
     vote: str | None = None
     explicit_actor: bool = False
     span: object = None
+    votes: int | None = None  # `vote P with N`: P is voted out only with the quorum's votes
 
     def value_map(self) -> dict:
         return dict(self.values)
@@ -55,6 +56,8 @@ class Binder:
                     continue
                 roles.append(ref.role.key)
             declared = {c.players: c for c in sc.compositions}
+            if q.unlisted:  # no composition need match: the pre-start checks judge it
+                return tuple(roles)
             if len(roles) not in declared:
                 counts = ", ".join(str(n) for n in sorted(declared)) or "none"
                 self.error(f"the rulebook lists no composition of {len(roles)} players "
@@ -185,6 +188,17 @@ class Binder:
                     continue
                 state.sides[seat] = item.name.key
             elif item.verb == "holds":
+                decl = next((i for i in sc.items if i.name.key == item.name.key), None)
+                if decl is None:
+                    self.error(f"unknown item '{item.name.text}'; items are: "
+                               + (", ".join(i.name.text for i in sc.items) or "none"), item.name.span)
+                    continue
+                variants = [v.key for v, _ in decl.variants]
+                if variants and item.other.key not in variants:
+                    self.error(f"'{item.other.text}' is not a variant of {decl.name.text}; its "
+                               "variants are: " + ", ".join(v.text for v, _ in decl.variants),
+                               item.other.span)
+                    continue
                 state.items[(item.name.key, seat)] = item.other.key
             elif item.verb == "memory":
                 decl = next((m for m in sc.memories if m.name.key == item.name.key), None)
@@ -215,9 +229,9 @@ class Binder:
                     state.links[seat] = other
 
     def _phases(self, q: ast.Query, state: State, seats) -> list:
-        if not q.phases:
+        if not q.phases and q.start is None:
             return []
-        longest = 4 + 2 * max((p.number or 1) for p in q.phases) + len(q.phases) * 2
+        longest = 4 + 2 * max([(p.number or 1) for p in q.phases] + [1]) + len(q.phases) * 2
         if q.start is not None:
             longest += 2 * (q.start[1] or 1)
         seq = sequence(self.scenario, state, min(longest, 200))
@@ -228,6 +242,9 @@ class Binder:
             if start is None:
                 self.error(f"this game has no phase '{name.text}{'' if number is None else ' ' + str(number)}'",
                            name.span)
+                return []
+            if not q.phases:  # `from PHASE` alone: the game (an open question's) starts there
+                state.phase_index = start - 1
                 return []
         else:
             first = q.phases[0]
@@ -258,7 +275,18 @@ class Binder:
     def _use(self, u: ast.Use, seats) -> BoundUse:
         targets = tuple(s for s in (self.seat(r, seats) for r in u.on) if s is not None)
         if u.ability is None:
-            return BoundUse(None, None, targets, (), u.vote, span=u.span)
+            day = self.scenario.day
+            if u.votes is not None and (day is None or day.quorum is None):
+                self.error(f"`vote {u.on[0]} with {u.votes}`: the votes cast count only against a "
+                           "quorum, and this rulebook's vote has none (`vote quorum EXPR`)", u.span)
+            elif u.votes is not None and day.exit_mode == "required":
+                self.error(f"`vote {u.on[0]} with {u.votes}`: this rulebook requires a vote exit "
+                           "each day (`exit required`), so a vote short of the quorum is not "
+                           "one it allows", u.span)
+            elif u.votes is not None and u.votes > len(seats):
+                self.error(f"`with {u.votes}`: there are only {len(seats)} players to vote",
+                           u.span)
+            return BoundUse(None, None, targets, (), u.vote, span=u.span, votes=u.votes)
         ability = self.scenario.ability_by_key.get(u.ability.key)
         if ability is None:
             self.error(f"unknown ability '{u.ability.text}'", u.ability.span)

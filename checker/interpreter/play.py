@@ -47,11 +47,15 @@ class Outcome:
 class Answer:
     name: str
     label: str | None
-    verdict: str  # determined, ambiguous, undefined, illegal; yes, no, inconclusive (open questions)
+    # determined, ambiguous, undefined, contradiction, illegal (verdict_of); rejected (a
+    # pre-start check stops the game);
+    # yes, no, inconclusive (open questions)
+    verdict: str
     outcomes: list[Outcome]
     problems: list[Problem]
     phases: list[Phase]
     detail: str | None = None  # for open questions: what the answer rests on
+    prestart: tuple = ()  # the pre-start checks the seating failed (prestart.Failed)
 
     @property
     def rules(self) -> list[str]:
@@ -65,8 +69,13 @@ class Answer:
 
 
 def verdict_of(outcomes: list[Outcome], problems: list[Problem]) -> str:
+    """illegal; contradiction (two rules conclude opposite things: an outcome follows each);
+    undefined or ambiguous (a hole, with one outcome or several); ambiguous (several outcomes
+    the rules allow, by the resolution order or a drawn tie); determined."""
     if any(not p.hole for p in problems):
         return "illegal"
+    if any(h.kind == holes.CONTRADICTION for o in outcomes for h in o.holes):
+        return "contradiction"
     if problems or any(o.holes for o in outcomes):
         return "undefined" if len(outcomes) <= 1 else "ambiguous"
     return "determined" if len(outcomes) == 1 else "ambiguous"
@@ -354,9 +363,10 @@ class Player:
             report.holes.append(Hole(holes.NO_VOTE, "the rulebook gives this scenario no day vote", holes.DAY))
             return [(state, report)]
         cites = [r.id for r in day.vote_cites] + [r.id for r in day.cites]
+        needed = None
         if day.quorum is not None:
             try:
-                ev.value(day.quorum, {})
+                needed = ev.value(day.quorum, {})
             except EvalError:
                 alive = sum(state.alive)
                 report.vote = "undecided"
@@ -366,6 +376,13 @@ class Player:
                 return [(state, report)]
         if vote.vote == "none":
             report.vote = "nobody is voted out"
+            return [(state, report)]
+        if vote.votes is not None and needed is not None and vote.votes < needed:
+            # `vote P with N`: fewer votes than the quorum (counted at the vote) send nobody out
+            report.vote = (f"{seat_name(self.sc, state, vote.targets[0])} has {vote.votes} "
+                           f"vote{'s' if vote.votes != 1 else ''} of the {needed} needed: "
+                           "nobody is voted out")
+            report.decided("vote", cites)
             return [(state, report)]
         if vote.vote == "tie":
             names = ", ".join(seat_name(self.sc, state, s) for s in vote.targets)
@@ -563,7 +580,7 @@ def _merge(first: Report | None, second: Report) -> Report:
         return second
     merged = Report(second.phase)
     for name in ("order", "exits", "survived", "blocked", "cancelled", "learned",
-                 "announcements", "changes", "rules", "cites", "holes"):
+                 "announcements", "changes", "rules", "cites", "holes", "reveals"):
         combined = list(getattr(first, name))
         for item in getattr(second, name):
             if name not in ("rules", "cites") or item not in combined:

@@ -83,6 +83,9 @@ class Report:
     checkpoints: list = field(default_factory=list)  # states right after a night's deaths (`deaths`)
     blocked_uses: set = field(default_factory=set)  # (ability, seat) of uses a block took away
     fired_triggers: set = field(default_factory=set)  # (ability, seat) acting on their trigger
+    # (seat, role or side key shown) of each `reveal`: what a query's `expect reveals` reads,
+    # the announcement being the moderator's words for it
+    reveals: list[tuple[int, str | None]] = field(default_factory=list)
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
@@ -129,7 +132,7 @@ class Scratch:
                         list(self.report.holes), self.report.winner, self.report.vote,
                         set(self.report.due_next), set(self.report.fired),
                         list(self.report.checkpoints), set(self.report.blocked_uses),
-                        set(self.report.fired_triggers))
+                        set(self.report.fired_triggers), list(self.report.reveals))
         return Scratch(self.state.clone(), report, set(self.events), set(self.blocked),
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
@@ -468,9 +471,11 @@ class Resolver:
         what = e.name.key
         if what == "role":
             shown = self.sc.role_by_key[st.roles[seat]].display
+            sc.report.reveals.append((seat, st.roles[seat]))
         else:
             side = st.sides[seat]
             shown = self.sc.side_by_key[side].display if side else "no side"
+            sc.report.reveals.append((seat, side))
         sc.report.announcements.append(f"@{seat + 1} is {shown}")
 
     def _link(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:

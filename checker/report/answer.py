@@ -18,8 +18,12 @@ def render_text(answers: list[tuple[Answer, Names]]) -> str:
         lines.append(f"  verdict: {answer.verdict}")
         if answer.detail:
             lines.append(f"  {answer.detail}")
+        for f in answer.prestart:
+            if f.severity == "warning":
+                lines.append(f"  pre-start warning: {f.message}"
+                             + (f" [{', '.join(f.rules)}]" if f.rules else ""))
         for p in answer.problems:
-            kind = "undecided" if p.hole else "illegal"
+            kind = "undecided" if p.hole else "rejected" if answer.verdict == "rejected" else "illegal"
             cites = f" [{', '.join(p.rules)}]" if p.rules else ""
             lines.append(f"  {kind}: {p.message}{cites}")
         many = len(answer.outcomes) > 1
@@ -46,7 +50,11 @@ def answer_json(answer: Answer, names: Names) -> dict:
         "verdict": answer.verdict,
         "detail": answer.detail,
         "problems": [{"message": p.message, "rules": list(p.rules),
-                      "kind": "undecided" if p.hole else "illegal"} for p in answer.problems],
+                      "kind": "undecided" if p.hole else
+                      "rejected" if answer.verdict == "rejected" else "illegal"}
+                     for p in answer.problems],
+        "prestart": [{"severity": f.severity, "message": f.message, "rules": list(f.rules)}
+                     for f in answer.prestart],
         "outcomes": [{"phases": [report_json(names, r) for r in o.reports], "winner": o.winner}
                      for o in answer.outcomes],
         "rules": answer.rules,
