@@ -443,10 +443,10 @@ class Compiler:
                              for s in range(self.n)], self.ctx)
         if isinstance(e, ast.ByTable):
             subject = self.value(e.subject, view)
-            result = self.I(0)
+            values = [self.value(case.value, view) for case in e.cases]
+            result = self._no_value(values)
             rows = []
-            for case in reversed(e.cases):
-                v = self.value(case.value, view)
+            for case, v in reversed(list(zip(e.cases, values))):
                 if case.low is None:
                     result = v
                     rows.append(self.B(True))
@@ -457,10 +457,10 @@ class Compiler:
             self._no_row(view, rows)
             return result
         if isinstance(e, ast.Cases):
-            result = self.I(0)
+            values = [self.value(arm.value, view) for arm in e.arms]
+            result = self._no_value(values)
             rows = []
-            for arm in reversed(e.arms):
-                v = self.value(arm.value, view)
+            for arm, v in reversed(list(zip(e.arms, values))):
                 if arm.cond is None:
                     result = v
                     rows.append(self.B(True))
@@ -473,6 +473,13 @@ class Compiler:
         if isinstance(e, ast.Call):
             return self.call(e, view)
         raise Unsupported(f"expression {type(e).__name__}", getattr(e, "span", None))
+
+    def _no_value(self, values):
+        """What a table stands for where no row covers the case (a hole, recorded by
+        _no_row): false for a table of truths, 0 for one of numbers, so the If-chain over
+        its rows has one sort (a `cases` of `true`/`false` arms with no `else` once mixed
+        the two, a Z3 sort error)."""
+        return self.B(False) if any(isinstance(v, z3.BoolRef) for v in values) else self.I(0)
 
     def _skippable(self, e, view: View) -> bool:
         """Whether e may be left uncompiled when its value cannot matter: it records no

@@ -1,0 +1,63 @@
+"""Forms where `ask` (the interpreter) and `check` (the Z3 encoding) once parted (the rows
+docs/language.md section 5 no longer lists). Each test states the behaviour both must have
+and checks both sides: the interpreter's answer, and the encoding's through the
+phase-by-phase compare or an analysis."""
+
+from pathlib import Path
+
+from mafiacheck.crosscheck.differential import compare
+from mafiacheck.interpreter.bind import Binder
+from mafiacheck.interpreter.play import Player
+from mafiacheck.pipeline import check_file, load
+from mafiacheck.query_text import load_queries
+
+ROOT = Path(__file__).resolve().parent.parent
+PARITY = ROOT / "tests" / "fixtures" / "parity"
+
+
+def probe(name: str):
+    return load(str(PARITY / f"{name}.mafia"))
+
+
+def bind(scenario, text: str):
+    source, (query,) = load_queries(text)
+    return Binder(scenario, source.path).bind(query)
+
+
+def interpret(scenario, text: str):
+    return Player(scenario).answer(bind(scenario, text))
+
+
+def agree_along(scenario, text: str) -> list[str]:
+    """The compare's verdict on each phase of a query played by the interpreter (each phase
+    from the state the interpreter reached): the details of those that disagree."""
+    bound = bind(scenario, text)
+    player = Player(scenario)
+    state = bound.state
+    wrong = []
+    for phase, uses in bound.phases:
+        verdict = compare(scenario, state, phase, uses)
+        if not verdict.agree:
+            wrong.append(f"{phase}: {verdict.detail}")
+        results, problems = player.play(state, phase, uses)
+        assert results and not problems, [p.message for p in problems]
+        state = results[0][0]
+    return wrong
+
+
+def findings(name: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    result = check_file(str(PARITY / f"{name}.mafia"), select=kinds)
+    assert not result.diagnostics, result.diagnostics
+    return [(f.code, f.message) for f in result.findings]
+
+
+# ------------------------------------------------------------------ `cases` of truths
+
+def test_a_cases_of_truths_is_encoded_in_conditions_and_effects():
+    every = findings("cases_truth", ("undefined", "dead-rule", "unreachable-win"))
+    assert not [f for f in every if f[0] in ("MC900", "MC200")], every
+    sc = probe("cases_truth")
+    answer = interpret(sc, "query q { night 1 { shot on citizen@1 } }")
+    assert [(s, k) for r in answer.outcomes[0].reports for s, k, _ in r.exits] == [(2, "fright")]
+    assert agree_along(sc, "query q { night 1 { shot on citizen@1 }  day 1 { vote none }"
+                           "  night 2 { shot on doc } }") == []
