@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import ast, holes
 from ..holes import Hole
-from ..vocabulary import SHIELDS, STATE_WRITES
+from ..vocabulary import SHIELDS, STATE_WRITES, has_table
 from .phase_vars import NONE
 from .blocking import Blocking
 from .passes import Pass
@@ -32,7 +32,9 @@ def acting_stage(p: Pass, uses: list, blocking: Blocking, gate: dict) -> None:
     for u in acting:
         eff = _takes_effect(p, u, blocking.blocked, gate)
         env = game.env_of(u)
-        view = View(game, p.S, frozen, {**env, "__holes": []})
+        # Tables with no row in its effects' values are holes of the ability, where it acts.
+        view = game.table_view(p.S, frozen, {**env, "__guard": eff}, Hole(
+            holes.NO_ROW, f"{u.ability.display}: a table with no row for this case", u.ability.key))
         p.event(("used", u.ability.key), eff)
         for s in range(p.n):
             if "targets" in env:
@@ -96,10 +98,12 @@ def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
     if v in UNSUPPORTED or v not in ACTING:
         raise Unsupported(UNSUPPORTED.get(v, f"the effect `{v}`"), e.span)
     if ACTING[v] == "none":
+        if v == "learn" and has_table(e.value):  # what is learned is read, for its holes
+            game.compiler.value(e.value, game.compiler.under(view, e.value, g).with_env(__texts=True))
         return
     F = game.B(False)
     for s in range(p.n):
-        on = And(g, game.on(e, view, u, s))
+        on = And(g, game.on(e, view, u, s, g))
         if v == "kill":
             p.intents.attacks.append((e.name.key, a.key, s, on))
             p.event(("kill", s, e.name.key), on)

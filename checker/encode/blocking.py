@@ -73,7 +73,7 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
     evs = Events(game.ctx)
     fired: dict = {}
     in_order = result.in_order(perm_index, game.B(True))
-    _fire(p, rules, blocked, shield, evs, fired)
+    _fire(p, rules, blocked, shield, evs, fired, in_order)
     for step in perm:
         # Uses of one step act together: each is stopped only by a block from before the
         # step, or by the reading of their mutual blocks.
@@ -106,16 +106,17 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                             evs.add(("save", s), on)
                         continue
                     blocking_effect(e, on, s, blocked, shield, evs)
-        _fire(p, rules, blocked, shield, evs, fired)
+        _fire(p, rules, blocked, shield, evs, fired, in_order)
     return blocked, shield, evs
 
 
-def _fire(p: Pass, rules, blocked, shield, evs, fired: dict) -> None:
-    """Rules that block act once each, when they apply (after each blocking step)."""
+def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order) -> None:
+    """Rules that block act once each, when they apply (after each blocking step, in the
+    order `in_order` says is played)."""
     game = p.game
     F = game.B(False)
     for rule in rules:
-        for combo, env, cond, view in game.bindings(rule, p.S, evs):
+        for combo, env, cond, view in game.bindings(rule, p.S, evs, guard=in_order):
             key = (rule.name.key, combo)
             now = And(cond, Not(fired.get(key, F)))
             fired[key] = Or(fired.get(key, F), cond)

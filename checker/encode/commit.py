@@ -35,7 +35,7 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
         cond2, view2 = game.applies(rule, env, st, p.events)
         for e, guard in game.guarded(others, view2):
             for s in range(n):
-                write(game, st, e, s, And(cond2, guard, game.on(e, view2, None, s)), view2, rule, None)
+                write(game, st, e, s, And(cond2, guard, game.on(e, view2, None, s, guard)), view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
         write(game, st, e, s, on, view, a, u)
     if p.intents.schedules:
@@ -75,7 +75,7 @@ def _late_rules(p: Pass, st: dict) -> None:
                 if e.verb not in STATE_WRITES and e.verb != "draw":
                     raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
                 for s in range(p.n):
-                    writes_now.append((e, s, And(cond, guard, game.on(e, view, None, s)), view))
+                    writes_now.append((e, s, And(cond, guard, game.on(e, view, None, s, guard)), view))
             for e, s, on, view_ in writes_now:
                 write(game, st, e, s, on, view_, rule, None)
     if schedules:
@@ -170,7 +170,7 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
             return
         st["counters"][s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
     elif v == "set":
-        value = game.compiler.value(e.value, view)
+        value = game.compiler.value(e.value, game.compiler.under(view, e.value, cond))
         if e.name.key in st["counters"][s]:
             st["counters"][s][e.name.key] = If(cond, value, st["counters"][s][e.name.key])
         elif e.name.key in st["mint"]:
