@@ -84,3 +84,30 @@ def test_a_rule_whose_table_has_no_row_does_not_apply_for_either():
     assert agree_along(sc, "query q { night 1 { shot on citizen@1 }  day 1 { vote none }"
                            "  night 2 { shot on citizen@2 } }") == []
 
+
+# ------------------------------------------------------------------ uses(ABILITY)
+
+NIGHTS = ("query q { night 1 { shot on citizen@1  heal on doc }  day 1 { vote none }"
+          "  night 2 { shot on citizen@2  heal on doc }  day 2 { vote none }"
+          "  night 3 { shot on citizen@3 %s } }")
+
+
+def test_uses_counts_the_uses_so_far_for_both():
+    sc = probe("uses")
+    answer = interpret(sc, NIGHTS % "")
+    assert answer.verdict == "determined", [p.message for p in answer.problems]
+    exits = [(s, k) for r in answer.outcomes[0].reports for s, k, _ in r.exits]
+    assert exits == [(2, "shot"), (3, "shot"), (4, "fright")]
+    assert agree_along(sc, NIGHTS % "") == []
+
+
+def test_a_when_on_uses_forbids_a_third_heal_for_both():
+    sc = probe("uses")
+    assert interpret(sc, NIGHTS % " heal on doc").verdict == "illegal"
+    bound = bind(sc, NIGHTS % " heal on doc")
+    player, state = Player(sc), bound.state
+    for phase, uses in bound.phases[:-1]:
+        state = player.play(state, phase, uses)[0][0][0]
+    phase, uses = bound.phases[-1]
+    verdict = compare(sc, state, phase, uses)
+    assert verdict.agree and "illegal for the interpreter" in verdict.detail, verdict.detail

@@ -671,7 +671,10 @@ class Compiler:
         if name == "used":
             return view.events.get(("used", e.args[0].name.key), self.B(False))
         if name == "uses":
-            raise Unsupported(f"{name}()", e.span)
+            # As the interpreter: every use counted so far in the game, by everyone (a
+            # team's or the moderator's under one key, the others per player).
+            ability = e.args[0].name.key
+            return Sum([v for (a, _), v in st["uses"].items() if a == ability], self.ctx)
         if name == "idle":
             seat = self.value(e.args[0], view)
             return pick(seat, [st["idle"][(e.args[1].name.key, s)] for s in range(self.n)])
