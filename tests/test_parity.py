@@ -111,3 +111,16 @@ def test_a_when_on_uses_forbids_a_third_heal_for_both():
     phase, uses = bound.phases[-1]
     verdict = compare(sc, state, phase, uses)
     assert verdict.agree and "illegal for the interpreter" in verdict.detail, verdict.detail
+
+
+# ------------------------------------------------------------------ inquire after the deaths
+
+def test_an_inquiry_by_a_rule_after_the_deaths_is_seen_by_the_later_rules():
+    sc = probe("late_inquire")
+    saved = "query q { night 1 { shot on citizen@1  heal on citizen@1 } }"
+    answer = interpret(sc, saved)
+    assert answer.outcomes[0].state.memories.get("seen") == frozenset({2})
+    assert agree_along(sc, saved) == []
+    shot = "query q { night 1 { shot on citizen@1  heal on doc } }"
+    assert not interpret(sc, shot).outcomes[0].state.memories.get("seen")
+    assert agree_along(sc, shot) == []

@@ -35,7 +35,11 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
         cond2, view2 = game.applies(rule, env, st, p.events)
         for e, guard in game.guarded(others, view2):
             for s in range(n):
-                write(game, st, e, s, And(cond2, guard, game.on(e, view2, None, s, guard)), view2, rule, None)
+                on = And(cond2, guard, game.on(e, view2, None, s, guard))
+                if e.verb == "inquire":
+                    p.event(("inquire", s), on)
+                else:
+                    write(game, st, e, s, on, view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
         write(game, st, e, s, on, view, a, u)
     if p.intents.schedules:
@@ -71,6 +75,11 @@ def _late_rules(p: Pass, st: dict) -> None:
                 if e.verb == "unspecified":
                     pv.undefined.append((And(pv.active, cond, guard), Hole(
                         holes.UNSPECIFIED, f"rule {rule.name.text}: {e.value.value}", rule.name.key)))
+                    continue
+                if e.verb == "inquire":
+                    # An inquiry after the deaths: the later rules of the resolution see it.
+                    for s in range(p.n):
+                        p.event(("inquire", s), And(cond, guard, game.on(e, view, None, s, guard)))
                     continue
                 if e.verb not in STATE_WRITES and e.verb != "draw":
                     raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
