@@ -124,3 +124,53 @@ def test_an_inquiry_by_a_rule_after_the_deaths_is_seen_by_the_later_rules():
     shot = "query q { night 1 { shot on citizen@1  heal on doc } }"
     assert not interpret(sc, shot).outcomes[0].state.memories.get("seen")
     assert agree_along(sc, shot) == []
+
+
+# ------------------------------------------------------------------ win SIDE as an effect
+
+def winner_of(scenario, text: str):
+    answer = interpret(scenario, text)
+    assert answer.verdict == "determined", (answer.verdict, [p.message for p in answer.problems])
+    return answer.outcomes[0].winner
+
+
+def test_a_declared_win_ends_the_phase_for_both():
+    sc = probe("win_effect")
+    night = "query q { night 1 { guess on boss } }"  # wins are checked after days only
+    assert winner_of(sc, night) == "town"
+    assert agree_along(sc, night) == []
+    wrong = "query q { night 1 { guess on citizen@1  shot on citizen@1 } }"
+    assert winner_of(sc, wrong) is None
+    assert agree_along(sc, wrong) == []
+
+
+def test_a_win_declared_by_an_exit_trigger_at_the_vote():
+    sc = probe("win_effect")
+    text = "query q { night 1 { }  day 1 { vote saint  last_word } }"
+    assert winner_of(sc, text) == "town"
+    assert agree_along(sc, text) == []
+
+
+def test_declared_wins_of_two_sides_are_decided_by_priority():
+    # Night 2: the Oracle names the Boss (town) and the rule declares for the mafia, the town
+    # being down to one; `priority mafia > town`.
+    sc = probe("win_effect")
+    text = ("query q { night 1 { shot on citizen@1 }  day 1 { vote citizen@2 }"
+            "  night 2 { guess on boss  shot on oracle } }")
+    assert winner_of(sc, text) == "mafia"
+    assert agree_along(sc, text) == []
+
+
+
+def test_a_delayed_win_falls_due_for_both():
+    sc = probe("win_effect")
+    text = "query q { night 1 { prophecy on saint }  day 1 { vote none } }"
+    assert winner_of(sc, text) == "town"
+    assert agree_along(sc, text) == []
+
+
+def test_a_win_declared_by_an_exit_rule_for_both():
+    sc = probe("win_effect")
+    text = "query q { night 1 { shot on saint } }"
+    assert winner_of(sc, text) == "town"
+    assert agree_along(sc, text) == []

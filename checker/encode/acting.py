@@ -17,8 +17,9 @@ from .terms import And, Not, Or, Unsupported, View, pick
 # writes), and the verbs it does not encode, with the reason an analysis reports.
 ACTING = {"kill": "attack", "save": "defence", "protect": "defence", "inquire": "event",
           "leave": "exit", "stay": "exit", "unspecified": "hole", "nothing": "none",
-          "announce": "none", "learn": "none", **{v: "state write" for v in STATE_WRITES}}
-UNSUPPORTED = {"win": "the effect `win`", "cancel": "the effect `cancel`",
+          "announce": "none", "learn": "none", "win": "declared win",
+          **{v: "state write" for v in STATE_WRITES}}
+UNSUPPORTED = {"cancel": "the effect `cancel`",
                "block": "a block outside the blocking steps", "unblock": "a block outside the blocking steps",
                "draw": "a card drawn by an ability's effect (rules draw cards)"}
 
@@ -97,6 +98,9 @@ def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
         return
     if v in UNSUPPORTED or v not in ACTING:
         raise Unsupported(UNSUPPORTED.get(v, f"the effect `{v}`"), e.span)
+    if v == "win":
+        pv.declare(e.name.key, g)
+        return
     if ACTING[v] == "none":
         if v == "learn" and has_table(e.value):  # what is learned is read, for its holes
             game.compiler.value(e.value, game.compiler.under(view, e.value, g).with_env(__texts=True))

@@ -121,6 +121,9 @@ def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order) -> None:
             now = And(cond, Not(fired.get(key, F)))
             fired[key] = Or(fired.get(key, F), cond)
             for e in flat(rule.then):
+                if e.verb == "win":
+                    p.pv.declare(e.name.key, And(in_order, now))
+                    continue
                 for s in range(p.n):
                     target = game.on(e, view, None, s)
                     blocking_effect(e, And(now, target), s, blocked, shield, evs)

@@ -38,6 +38,9 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
                 on = And(cond2, guard, game.on(e, view2, None, s, guard))
                 if e.verb == "inquire":
                     p.event(("inquire", s), on)
+                elif e.verb == "win":
+                    if s == 0:  # a declaration, not an effect on a player
+                        pv.declare(e.name.key, And(cond2, guard))
                 else:
                     write(game, st, e, s, on, view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
@@ -75,6 +78,9 @@ def _late_rules(p: Pass, st: dict) -> None:
                 if e.verb == "unspecified":
                     pv.undefined.append((And(pv.active, cond, guard), Hole(
                         holes.UNSPECIFIED, f"rule {rule.name.text}: {e.value.value}", rule.name.key)))
+                    continue
+                if e.verb == "win":
+                    pv.declare(e.name.key, And(cond, guard))
                     continue
                 if e.verb == "inquire":
                     # An inquiry after the deaths: the later rules of the resolution see it.

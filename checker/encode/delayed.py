@@ -53,6 +53,9 @@ def fall_due(p: Pass, due: list) -> None:
             g = And(pv.active, cond, guard)
             if x.verb in ("nothing", "announce", "learn"):
                 continue
+            if x.verb == "win":
+                pv.declare(x.name.key, g)
+                continue
             if x.verb == "unspecified":
                 pv.undefined.append((g, Hole(holes.UNSPECIFIED, f"{a.display}: {x.value.value}", owner_key(a))))
                 continue

@@ -67,6 +67,11 @@ class PhaseVars:
     # the state at the day's vote, where a query's `vote P with N` is held against the
     # quorum (encode.vote.quorum_at_vote)
     vote_state: dict | None = None
+    declared: dict = field(default_factory=dict)  # side -> [when a `win SIDE` effect declares it]
+
+    def declare(self, side: str, cond) -> None:
+        """A `win SIDE` effect acts under cond: the phase's win check weighs it (wins.py)."""
+        self.declared.setdefault(side, []).append(cond)
 
 
 def team_use(u: Use) -> bool:
