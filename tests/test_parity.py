@@ -174,3 +174,39 @@ def test_a_win_declared_by_an_exit_rule_for_both():
     text = "query q { night 1 { shot on saint } }"
     assert winner_of(sc, text) == "town"
     assert agree_along(sc, text) == []
+
+
+# ------------------------------------------------------------------ cancel ABILITY
+
+def exits_of(answer) -> list[list[tuple[int, str]]]:
+    return sorted([(s, k) for r in o.reports for s, k, _ in r.exits] for o in answer.outcomes)
+
+
+def test_a_cancel_takes_away_the_targets_uses_for_both():
+    sc = probe("cancel")
+    vetoed = "query q { night 1 { shot on citizen@1  veto on boss } }"
+    answer = interpret(sc, vetoed)
+    assert exits_of(answer) == [[]]
+    assert answer.outcomes[0].state.memories.get("vetoed") == frozenset({0})
+    assert agree_along(sc, vetoed) == []
+    missed = "query q { night 1 { shot on citizen@1  veto on citizen@2 } }"
+    assert exits_of(interpret(sc, missed)) == [[(3, "shot")]]
+    assert agree_along(sc, missed) == []
+
+
+def test_a_cancel_is_a_blocking_step_in_every_open_order_for_both():
+    # The Jailer blocks the Judge: if the block comes first the veto is taken away and the
+    # shot kills; if the veto comes first, the shot is cancelled.
+    sc = probe("cancel")
+    text = "query q { night 1 { shot on citizen@1  veto on boss  jail on judge } }"
+    assert exits_of(interpret(sc, text)) == [[], [(3, "shot")]]
+    assert agree_along(sc, text) == []
+
+
+def test_a_cancel_of_a_blocking_step_depends_on_their_order_for_both():
+    # The pardon cancels the Jailer's block of the Boss if it comes first; else the block
+    # stands and the Boss's shot is taken away.
+    sc = probe("cancel")
+    text = "query q { night 1 { shot on citizen@1  pardon on jailer  jail on boss } }"
+    assert exits_of(interpret(sc, text)) == [[], [(3, "shot")]]
+    assert agree_along(sc, text) == []

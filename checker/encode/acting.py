@@ -19,7 +19,7 @@ ACTING = {"kill": "attack", "save": "defence", "protect": "defence", "inquire": 
           "leave": "exit", "stay": "exit", "unspecified": "hole", "nothing": "none",
           "announce": "none", "learn": "none", "win": "declared win",
           **{v: "state write" for v in STATE_WRITES}}
-UNSUPPORTED = {"cancel": "the effect `cancel`",
+UNSUPPORTED = {"cancel": "a cancel outside the blocking steps",
                "block": "a block outside the blocking steps", "unblock": "a block outside the blocking steps",
                "draw": "a card drawn by an ability's effect (rules draw cards)"}
 
@@ -31,7 +31,7 @@ def acting_stage(p: Pass, uses: list, blocking: Blocking, gate: dict) -> None:
     acting = [u for u in uses if u.ability.key not in blocking.steps]
     acting.sort(key=lambda u: (game.is_triggered_by_kill(u.ability), u.ability.key, u.key))
     for u in acting:
-        eff = _takes_effect(p, u, blocking.blocked, gate)
+        eff = _takes_effect(p, u, blocking, gate)
         env = game.env_of(u)
         # Tables with no row in its effects' values are holes of the ability, where it acts.
         view = game.table_view(p.S, frozen, {**env, "__guard": eff}, Hole(
@@ -60,13 +60,16 @@ def _blocking_intents(p: Pass, blocking: Blocking) -> None:
             p.intents.defenses.append((None if (not kinds or "any" in kinds) else kinds, s, now))
 
 
-def _takes_effect(p: Pass, u, blocked: list, gate: dict):
-    """When the use takes part: made, its player not blocked, its trigger (if it waits for
-    one) fired in this pass, its card drawn."""
+def _takes_effect(p: Pass, u, blocking: Blocking, gate: dict):
+    """When the use takes part: made, not cancelled, its player not blocked, its trigger
+    (if it waits for one) fired in this pass, its card drawn."""
     game, pv, S = p.game, p.pv, p.S
     a = u.ability
     F = game.B(False)
+    blocked = blocking.blocked
     eff = And(u.acts, gate.get(u, game.B(True)))
+    if u.actor is not None and a.key in blocking.cancelled:
+        eff = And(eff, Not(pick(u.actor, blocking.cancelled[a.key])))
     if u.actor is not None and a.actor is not None and a.actor.kind != "moderator":
         if a.blocked_uses != "count":
             taken = And(eff, pick(u.actor, blocked))

@@ -57,6 +57,7 @@ class PhaseVars:
     choice_free: list = field(default_factory=list)
     rule_hits: list = field(default_factory=list)  # (rule name, applies)
     perm_blocked: list = field(default_factory=list)  # per order of the blocking steps: blocked[s]
+    perm_cancelled: list = field(default_factory=list)  # per order: {ability: cancelled[s]}
     # Uses of one blocking ability that block each other: (condition, ability, how many
     # consistent readings: "none" or "several"), for `ambiguous-resolution`
     mutual: list = field(default_factory=list)

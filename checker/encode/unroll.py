@@ -188,9 +188,6 @@ class Game:
     def _check_supported(self) -> None:
         sc = self.sc
         for a in sc.abilities:
-            for e in flat(a.effects):
-                if e.verb == "cancel":
-                    raise Unsupported(f"the effect `{e.verb}`", e.span)
             for e in _walk_effects(a.effects):
                 if isinstance(e, ast.AfterEffect):
                     if any(isinstance(x, ast.AfterEffect) for x in _walk_effects(e.body)):
@@ -198,8 +195,8 @@ class Game:
                     if refers_to(e.body, "targets"):
                         raise Unsupported("delayed effects on a set of targets", e.span)
             if is_blocking(a.effects) and any(
-                    not (e.verb in ("block", "unblock", "nothing", "kill", "save", "announce", "learn",
-                                    "unspecified") or
+                    not (e.verb in ("block", "unblock", "cancel", "nothing", "kill", "save", "announce",
+                                    "learn", "unspecified") or
                          (e.verb == "protect" and all(n.key == "block" for n in e.names)))
                     for e in flat(a.effects)):
                 raise Unsupported("an ability that blocks and changes the state", a.span)
