@@ -66,23 +66,28 @@ def test_a_cases_of_truths_is_encoded_in_conditions_and_effects():
 # ------------------------------------------------------------------ tables with no row
 
 def test_a_table_with_no_row_in_a_rule_or_an_effect_is_a_hole_for_both():
+    # Night 2 with three of the town left: no row for the rule, the learned count, the hush
+    # (a blocking step) or the omen falling due.
     sc = probe("rowless")
-    answer = interpret(sc, "query q { night 1 { }  day 1 { vote citizen@2 }"
-                           "  night 2 { shot on citizen@3  tally on doc } }")
+    answer = interpret(sc, "query q { night 1 { shot on citizen@1  omen on warden }  day 1 { vote citizen@2 }"
+                           "  night 2 { shot on citizen@3  tally on doc  hush on boss } }")
     assert answer.verdict == "undefined"
-    said = [h.message for r in answer.outcomes[0].reports for h in r.holes]
-    assert any(m.startswith("rule scared:") for m in said) and any(m.startswith("Tally:") for m in said), said
+    said = {h.message.split(":")[0] for r in answer.outcomes[0].reports for h in r.holes}
+    assert said == {"rule scared", "Tally", "Hush", "Omen"}, said
     found = [m for c, m in findings("rowless", ("undefined",)) if c == "MC203"]
-    assert any("rule scared: a table with no row" in m for m in found), found
-    assert any("Tally: a table with no row" in m for m in found), found
+    for source in ("rule scared", "Tally", "Hush", "Omen"):
+        assert any(f"{source}: a table with no row" in m for m in found), (source, found)
 
 
 def test_a_rule_whose_table_has_no_row_does_not_apply_for_either():
-    # Night 1 with the town at four: the table has a row, the citizen runs. The same shot with
-    # the town at three has none: the rule does not apply (and it is a hole); the shot kills.
+    # Night 1 with five of the town: the table has a row, the citizen runs. The same shot
+    # with three left has none: the rule does not apply (a hole); the shot kills.
     sc = probe("rowless")
-    assert agree_along(sc, "query q { night 1 { shot on citizen@1 }  day 1 { vote none }"
-                           "  night 2 { shot on citizen@2 } }") == []
+    text = ("query q { night 1 { shot on citizen@1 }  day 1 { vote citizen@2 }"
+            "  night 2 { shot on citizen@3 } }")
+    exits = [(s, k) for r in interpret(sc, text).outcomes[0].reports for s, k, _ in r.exits]
+    assert exits == [(3, "fright"), (4, "vote"), (5, "shot")]
+    assert agree_along(sc, text) == []
 
 
 # ------------------------------------------------------------------ uses(ABILITY)

@@ -96,7 +96,9 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                 eff = And(eff, Not(pick(u.actor, was)))
             if u.actor is not None and u.ability.actor.kind != "moderator":
                 eff = And(eff, Not(pick(u.actor, before)), Not(dropped.get(id(u), F)))
-            view = View(game, p.S, evs.copy(), {**game.env_of(u), "__holes": []})
+            # Tables with no row in its effects are holes of the ability, where it acts.
+            view = game.table_view(p.S, evs.copy(), {**game.env_of(u), "__guard": eff}, Hole(
+                holes.NO_ROW, f"{u.ability.display}: a table with no row for this case", u.ability.key), in_order)
             # As Resolver.run_step: a use that acts is `used`, and names its targets.
             evs.add(("used", step), eff)
             targets = game.env_of(u).get("targets")
