@@ -20,15 +20,16 @@ from . import ast
 INTENTIONS = frozenset({"kill", "save", "protect"})
 # Verbs that decide an exit outright (rules' conclusions, and abilities that say so).
 EXITS = frozenset({"leave", "stay"})
-# Verbs of the blocking stage: they run before the actions they take away.
-BLOCKS = frozenset({"block", "unblock"})
+# Verbs of the blocking stage: they run before the actions they take away (`cancel`: the
+# target's uses of one ability).
+BLOCKS = frozenset({"block", "unblock", "cancel"})
 # Verbs that change the state: acting together, they wait until after the deaths.
 STATE_WRITES = frozenset({"convert", "reveal", "link", "revive", "give", "lose", "mark", "unmark",
                           "consume", "set"})
 # Verbs that tell someone something, or note what the rulebook leaves open.
 NOTES = frozenset({"inquire", "learn", "announce", "unspecified", "nothing"})
 # Verbs that act on the game itself.
-CONTROL = frozenset({"draw", "cancel", "win"})
+CONTROL = frozenset({"draw", "win"})
 
 VERBS = INTENTIONS | EXITS | BLOCKS | STATE_WRITES | NOTES | CONTROL
 
@@ -58,8 +59,8 @@ def decides_exits(effects: Iterable[ast.AnyEffect]) -> bool:
 
 
 def is_blocking(effects: Iterable[ast.AnyEffect]) -> bool:
-    """Whether the effects belong to the blocking stage: a block, an unblock, or a
-    protection from blocks."""
+    """Whether the effects belong to the blocking stage: a block, an unblock, a cancel,
+    or a protection from blocks."""
     return any(e.verb in BLOCKS or (e.verb == "protect" and any(n.key == "block" for n in e.names))
                for e in flat(effects))
 

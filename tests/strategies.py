@@ -238,8 +238,29 @@ def brander(draw):
                        f'  effect set tally = tally + 1; if tally >= {draw(st.integers(1, 2))} then announce "branded" }}\n')
 
 
+@st.composite
+def judge(draw):
+    # `cancel`: a blocking step that takes away the target's uses of the mafia's shot (of the
+    # team's, when the target is its shooter), in every order with the other blocking steps.
+    return "judge", ('role judge "Judge" { side town }\n'
+                     'ability veto "Veto" { by judge  at night  target where target.alive and target != actor\n'
+                     f'  {draw(st.sampled_from(["limit 1 per game", "limit no repeat", ""]))}  effect cancel shot }}\n')
+
+
+@st.composite
+def arbiter(draw):
+    # `win SIDE` as an effect: the Arbiter who names the Boss ends the game for the town.
+    text = ('role arbiter "Arbiter" { side town }\n'
+            'ability verdict "Verdict" { by arbiter  at night  target where target.alive and target != actor\n'
+            '  limit 1 per game  effect if target.role == boss then win town else nothing }\n')
+    if draw(st.booleans()):
+        text += 'rule last_stand "a verdict with the town down to two is the mafia\'s": ' \
+                'if used(verdict) and alive(town) <= 2 then win mafia\n'
+    return "arbiter", text
+
+
 BLOCKS = (doc, seer, jammer, guard, hunter, avenger, martyr, preacher, medium, twin, exposer, priest,
-          witch, oracle, poisoner, brander)
+          witch, oracle, poisoner, brander, judge, arbiter)
 # The blocks drawn first more often (Hypothesis shrinks towards the front): those whose
 # constructs need the most luck to take part (a blocked use, a trigger, a delayed effect).
 WEIGHTED = (doc, jammer, hunter, avenger, poisoner, doc, jammer, hunter, avenger, poisoner) + BLOCKS

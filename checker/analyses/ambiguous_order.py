@@ -3,7 +3,8 @@ reachable night, depending on which resolves first.
 
 Only blocking steps can disagree in this semantics (everything else acts together), so the
 solver looks for a reachable phase where two orders of the blocking steps block different
-players and the difference touches a player who acts that phase. The interpreter then replays
+players (or cancel different uses), and the difference touches a player who acts that phase
+(or the use cancelled). The interpreter then replays
 that phase in every order; only a replay with two distinct outcomes is reported, both shown.
 """
 
@@ -48,7 +49,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 
 def _differences(game, pv) -> list:
     """Two orders block a player differently, and he acts in the phase (on his own or as
-    his team's chosen member)."""
+    his team's chosen member), or cancel a use that is made one way and not the other."""
     diff = []
     for i, j in itertools.combinations(range(len(pv.perm_blocked)), 2):
         for s in range(game.n):
@@ -58,6 +59,7 @@ def _differences(game, pv) -> list:
             if not acts and not team:
                 continue
             diff.append(z3.And(z3.Xor(pv.perm_blocked[i][s], pv.perm_blocked[j][s]), z3.Or(acts + team)))
+        diff += _cancels_differ(game, pv, i, j)
     return diff
 
 
@@ -89,6 +91,22 @@ def _ask(scenario, enc: Encoded, t: int, steps: tuple, goal: list) -> Finding | 
     return enc.inconclusive(what, f"on {game.phases[t]}, {ATTEMPTS} games where the orders block a player "
                                   "differently give the same outcome in every order, and no further game "
                                   "was searched")
+
+
+def _cancels_differ(game, pv, i: int, j: int) -> list:
+    """Two orders that cancel a use one way and not the other (`cancel ABILITY`)."""
+    F = z3.BoolVal(False, game.ctx)
+    ci, cj = pv.perm_cancelled[i], pv.perm_cancelled[j]
+    out = []
+    for a in sorted(set(ci) | set(cj)):
+        for s in range(game.n):
+            made = [u.used if isinstance(u.actor, int) else z3.And(u.used, u.actor == s)
+                    for u in pv.uses if u.ability.key == a and u.actor is not None
+                    and (not isinstance(u.actor, int) or u.actor == s)]
+            if made:
+                out.append(z3.And(z3.Xor(ci.get(a, [F] * game.n)[s], cj.get(a, [F] * game.n)[s]),
+                                  z3.Or(made)))
+    return out
 
 
 def _finding(scenario, enc, steps, phase, w) -> Finding:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import ast, holes
 from ..holes import Hole
-from ..vocabulary import SHIELDS, STATE_WRITES
+from ..vocabulary import SHIELDS, STATE_WRITES, has_table
 from .phase_vars import NONE
 from .blocking import Blocking
 from .passes import Pass
@@ -17,8 +17,9 @@ from .terms import And, Not, Or, Unsupported, View, pick
 # writes), and the verbs it does not encode, with the reason an analysis reports.
 ACTING = {"kill": "attack", "save": "defence", "protect": "defence", "inquire": "event",
           "leave": "exit", "stay": "exit", "unspecified": "hole", "nothing": "none",
-          "announce": "none", "learn": "none", **{v: "state write" for v in STATE_WRITES}}
-UNSUPPORTED = {"win": "the effect `win`", "cancel": "the effect `cancel`",
+          "announce": "none", "learn": "none", "win": "declared win",
+          **{v: "state write" for v in STATE_WRITES}}
+UNSUPPORTED = {"cancel": "a cancel outside the blocking steps",
                "block": "a block outside the blocking steps", "unblock": "a block outside the blocking steps",
                "draw": "a card drawn by an ability's effect (rules draw cards)"}
 
@@ -30,9 +31,11 @@ def acting_stage(p: Pass, uses: list, blocking: Blocking, gate: dict) -> None:
     acting = [u for u in uses if u.ability.key not in blocking.steps]
     acting.sort(key=lambda u: (game.is_triggered_by_kill(u.ability), u.ability.key, u.key))
     for u in acting:
-        eff = _takes_effect(p, u, blocking.blocked, gate)
+        eff = _takes_effect(p, u, blocking, gate)
         env = game.env_of(u)
-        view = View(game, p.S, frozen, {**env, "__holes": []})
+        # Tables with no row in its effects' values are holes of the ability, where it acts.
+        view = game.table_view(p.S, frozen, {**env, "__guard": eff}, Hole(
+            holes.NO_ROW, f"{u.ability.display}: a table with no row for this case", u.ability.key))
         p.event(("used", u.ability.key), eff)
         for s in range(p.n):
             if "targets" in env:
@@ -57,13 +60,16 @@ def _blocking_intents(p: Pass, blocking: Blocking) -> None:
             p.intents.defenses.append((None if (not kinds or "any" in kinds) else kinds, s, now))
 
 
-def _takes_effect(p: Pass, u, blocked: list, gate: dict):
-    """When the use takes part: made, its player not blocked, its trigger (if it waits for
-    one) fired in this pass, its card drawn."""
+def _takes_effect(p: Pass, u, blocking: Blocking, gate: dict):
+    """When the use takes part: made, not cancelled, its player not blocked, its trigger
+    (if it waits for one) fired in this pass, its card drawn."""
     game, pv, S = p.game, p.pv, p.S
     a = u.ability
     F = game.B(False)
+    blocked = blocking.blocked
     eff = And(u.acts, gate.get(u, game.B(True)))
+    if u.actor is not None and a.key in blocking.cancelled:
+        eff = And(eff, Not(pick(u.actor, blocking.cancelled[a.key])))
     if u.actor is not None and a.actor is not None and a.actor.kind != "moderator":
         if a.blocked_uses != "count":
             taken = And(eff, pick(u.actor, blocked))
@@ -95,11 +101,16 @@ def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
         return
     if v in UNSUPPORTED or v not in ACTING:
         raise Unsupported(UNSUPPORTED.get(v, f"the effect `{v}`"), e.span)
+    if v == "win":
+        pv.declare(e.name.key, g)
+        return
     if ACTING[v] == "none":
+        if v == "learn" and has_table(e.value):  # what is learned is read, for its holes
+            game.compiler.value(e.value, game.compiler.under(view, e.value, g).with_env(__texts=True))
         return
     F = game.B(False)
     for s in range(p.n):
-        on = And(g, game.on(e, view, u, s))
+        on = And(g, game.on(e, view, u, s, g))
         if v == "kill":
             p.intents.attacks.append((e.name.key, a.key, s, on))
             p.event(("kill", s, e.name.key), on)

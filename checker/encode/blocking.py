@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+import z3
+
 from .. import holes
 from ..holes import Hole
 from ..vocabulary import flat, is_blocking
@@ -30,6 +32,7 @@ class Blocking:
     order: object
     perms: list
     intents: list = field(default_factory=list)  # (perm index, effect, use, seat, cond)
+    cancelled: dict = field(default_factory=dict)  # ability -> per seat: his uses of it are cancelled
 
     def in_order(self, perm_index: int, cond):
         return And(self.order == perm_index, cond) if len(self.perms) > 1 else cond
@@ -53,7 +56,11 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
             pv.order = order
             pv.perms = perms
             pv.perm_blocked = [r[0] for r in results]
+            pv.perm_cancelled = [r[3] for r in results]
     result.blocked = [Or([And(order == i, r[0][s]) for i, r in enumerate(results)]) for s in range(p.n)]
+    for a in sorted(set().union(*[set(r[3]) for r in results])):
+        result.cancelled[a] = [Or([And(order == i, r[3][a][s]) for i, r in enumerate(results) if a in r[3]])
+                               for s in range(p.n)]
     F = game.B(False)
     keys = set().union(*[set(r[2].keys()) for r in results])
     for key in sorted(keys, key=repr):
@@ -65,25 +72,33 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
 
 
 def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dict, rules) -> tuple:
-    """The blocking steps in one order: (blocked, shielded, events) per seat."""
+    """The blocking steps in one order: (blocked, shielded, events, cancelled) per seat."""
     game, pv = p.game, p.pv
     F = game.B(False)
     blocked = [F] * p.n
     shield = [F] * p.n
+    cancelled: dict = {}  # ability -> per seat (as Blocking.cancelled)
     evs = Events(game.ctx)
     fired: dict = {}
     in_order = result.in_order(perm_index, game.B(True))
-    _fire(p, rules, blocked, shield, evs, fired)
+    _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
     for step in perm:
-        # Uses of one step act together: each is stopped only by a block from before the
-        # step, or by the reading of their mutual blocks.
+        # Uses of one step act together: each is stopped only by a block or a cancel from
+        # before the step, or by the reading of their mutual blocks.
         before = list(blocked)
-        dropped = mutual_blocks(p, perm_index, by_ability[step], before, shield, in_order)
+        # A cancelled use takes no part, as a blocked one (Resolver.run_step drops both).
+        was = list(cancelled.get(step, [F] * p.n))
+        stopped = [Or(before[s], was[s]) for s in range(p.n)]
+        dropped = mutual_blocks(p, perm_index, by_ability[step], stopped, shield, in_order)
         for u in by_ability[step]:
             eff = u.acts
+            if u.actor is not None:
+                eff = And(eff, Not(pick(u.actor, was)))
             if u.actor is not None and u.ability.actor.kind != "moderator":
                 eff = And(eff, Not(pick(u.actor, before)), Not(dropped.get(id(u), F)))
-            view = View(game, p.S, evs.copy(), {**game.env_of(u), "__holes": []})
+            # Tables with no row in its effects are holes of the ability, where it acts.
+            view = game.table_view(p.S, evs.copy(), {**game.env_of(u), "__guard": eff}, Hole(
+                holes.NO_ROW, f"{u.ability.display}: a table with no row for this case", u.ability.key), in_order)
             # As Resolver.run_step: a use that acts is `used`, and names its targets.
             evs.add(("used", step), eff)
             targets = game.env_of(u).get("targets")
@@ -105,28 +120,37 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                         else:
                             evs.add(("save", s), on)
                         continue
-                    blocking_effect(e, on, s, blocked, shield, evs)
-        _fire(p, rules, blocked, shield, evs, fired)
-    return blocked, shield, evs
+                    blocking_effect(e, on, s, blocked, shield, evs, cancelled)
+        _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
+    return blocked, shield, evs, cancelled
 
 
-def _fire(p: Pass, rules, blocked, shield, evs, fired: dict) -> None:
-    """Rules that block act once each, when they apply (after each blocking step)."""
+def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order, cancelled: dict) -> None:
+    """Rules that block act once each, when they apply (after each blocking step, in the
+    order `in_order` says is played)."""
     game = p.game
     F = game.B(False)
     for rule in rules:
-        for combo, env, cond, view in game.bindings(rule, p.S, evs):
+        for combo, env, cond, view in game.bindings(rule, p.S, evs, guard=in_order):
             key = (rule.name.key, combo)
             now = And(cond, Not(fired.get(key, F)))
             fired[key] = Or(fired.get(key, F), cond)
             for e in flat(rule.then):
+                if e.verb == "win":
+                    p.pv.declare(e.name.key, And(in_order, now))
+                    continue
                 for s in range(p.n):
                     target = game.on(e, view, None, s)
-                    blocking_effect(e, And(now, target), s, blocked, shield, evs)
+                    blocking_effect(e, And(now, target), s, blocked, shield, evs, cancelled)
 
 
-def blocking_effect(e, cond, s: int, blocked: list, shield: list, evs: Events) -> None:
-    if e.verb == "block":
+def blocking_effect(e, cond, s: int, blocked: list, shield: list, evs: Events,
+                    cancelled: dict | None = None) -> None:
+    if e.verb == "cancel":
+        if cancelled is not None:  # (the readings of mutual blocks weigh the blocks alone)
+            seats = cancelled.setdefault(e.name.key, [z3.BoolVal(False, cond.ctx)] * len(blocked))
+            seats[s] = Or(seats[s], cond)
+    elif e.verb == "block":
         evs.add(("block", s), cond)
         hit = And(cond, Not(shield[s]))
         blocked[s] = Or(blocked[s], hit)

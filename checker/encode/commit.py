@@ -35,7 +35,14 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
         cond2, view2 = game.applies(rule, env, st, p.events)
         for e, guard in game.guarded(others, view2):
             for s in range(n):
-                write(game, st, e, s, And(cond2, guard, game.on(e, view2, None, s)), view2, rule, None)
+                on = And(cond2, guard, game.on(e, view2, None, s, guard))
+                if e.verb == "inquire":
+                    p.event(("inquire", s), on)
+                elif e.verb == "win":
+                    if s == 0:  # a declaration, not an effect on a player
+                        pv.declare(e.name.key, And(cond2, guard))
+                else:
+                    write(game, st, e, s, on, view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
         write(game, st, e, s, on, view, a, u)
     if p.intents.schedules:
@@ -72,10 +79,18 @@ def _late_rules(p: Pass, st: dict) -> None:
                     pv.undefined.append((And(pv.active, cond, guard), Hole(
                         holes.UNSPECIFIED, f"rule {rule.name.text}: {e.value.value}", rule.name.key)))
                     continue
+                if e.verb == "win":
+                    pv.declare(e.name.key, And(cond, guard))
+                    continue
+                if e.verb == "inquire":
+                    # An inquiry after the deaths: the later rules of the resolution see it.
+                    for s in range(p.n):
+                        p.event(("inquire", s), And(cond, guard, game.on(e, view, None, s, guard)))
+                    continue
                 if e.verb not in STATE_WRITES and e.verb != "draw":
                     raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
                 for s in range(p.n):
-                    writes_now.append((e, s, And(cond, guard, game.on(e, view, None, s)), view))
+                    writes_now.append((e, s, And(cond, guard, game.on(e, view, None, s, guard)), view))
             for e, s, on, view_ in writes_now:
                 write(game, st, e, s, on, view_, rule, None)
     if schedules:
@@ -170,7 +185,7 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
             return
         st["counters"][s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
     elif v == "set":
-        value = game.compiler.value(e.value, view)
+        value = game.compiler.value(e.value, game.compiler.under(view, e.value, cond))
         if e.name.key in st["counters"][s]:
             st["counters"][s][e.name.key] = If(cond, value, st["counters"][s][e.name.key])
         elif e.name.key in st["mint"]:

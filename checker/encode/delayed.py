@@ -12,7 +12,7 @@ from ..vocabulary import STATE_WRITES
 from .phase_vars import NONE
 from .commit import write
 from .passes import Pass
-from .terms import And, Eq, Events, If, Unsupported, View, compare_op
+from .terms import And, Eq, Events, If, Unsupported, compare_op
 
 if TYPE_CHECKING:
     from .unroll import Game
@@ -45,16 +45,22 @@ def fall_due(p: Pass, due: list) -> None:
     for a, e, key, cond, target in due:
         if isinstance(a, ast.RuleDecl):
             env = {v.key: seat for v, seat in zip(a.variables, key)}
-            env["__holes"] = []
+            shown = f"rule {a.name.text}"
         else:
-            env = {"actor": game.I(key) if key != NONE else game.I(NONE), "target": target, "__holes": []}
-        view = View(game, p.S, Events(game.ctx), env)
+            env = {"actor": game.I(key) if key != NONE else game.I(NONE), "target": target}
+            shown = a.display
+        # Tables with no row in the effects falling due are holes of their owner.
+        view = game.table_view(p.S, Events(game.ctx), {**env, "__guard": cond}, Hole(
+            holes.NO_ROW, f"{shown}: a table with no row for this case", owner_key(a)))
         for x, guard in game.guarded(e.body, view):
             g = And(pv.active, cond, guard)
             if x.verb in ("nothing", "announce", "learn"):
                 continue
+            if x.verb == "win":
+                pv.declare(x.name.key, g)
+                continue
             if x.verb == "unspecified":
-                pv.undefined.append((g, Hole(holes.UNSPECIFIED, f"{a.display}: {x.value.value}", owner_key(a))))
+                pv.undefined.append((g, Hole(holes.UNSPECIFIED, f"{shown}: {x.value.value}", owner_key(a))))
                 continue
             for s in range(p.n):
                 on = And(g, game.on(x, view, None, s))

@@ -57,6 +57,7 @@ class PhaseVars:
     choice_free: list = field(default_factory=list)
     rule_hits: list = field(default_factory=list)  # (rule name, applies)
     perm_blocked: list = field(default_factory=list)  # per order of the blocking steps: blocked[s]
+    perm_cancelled: list = field(default_factory=list)  # per order: {ability: cancelled[s]}
     # Uses of one blocking ability that block each other: (condition, ability, how many
     # consistent readings: "none" or "several"), for `ambiguous-resolution`
     mutual: list = field(default_factory=list)
@@ -67,6 +68,11 @@ class PhaseVars:
     # the state at the day's vote, where a query's `vote P with N` is held against the
     # quorum (encode.vote.quorum_at_vote)
     vote_state: dict | None = None
+    declared: dict = field(default_factory=dict)  # side -> [when a `win SIDE` effect declares it]
+
+    def declare(self, side: str, cond) -> None:
+        """A `win SIDE` effect acts under cond: the phase's win check weighs it (wins.py)."""
+        self.declared.setdefault(side, []).append(cond)
 
 
 def team_use(u: Use) -> bool:

@@ -365,6 +365,8 @@ class Compiler:
         self._ints: dict = {}
         self._skip_ok: dict = {}
         self._groups: dict = {}
+        self._tables: dict = {}  # id(expression) -> (whether it holds a table, the expression)
+        self._texts: dict = {}  # text -> the number it stands for, in a learned value
 
     def B(self, value: bool):
         return self._true if value else self._false
@@ -411,6 +413,10 @@ class Compiler:
         if isinstance(e, ast.Bool):
             return self.B(e.value)
         if isinstance(e, ast.Str):
+            if view.env.get("__texts"):
+                # What a player learns is never compared: a text stands for a number of its own
+                # (the value is read only for the holes of its tables).
+                return self.I(self._texts.setdefault(e.value, len(self._texts)))
             raise Unsupported("text values", e.span)
         if isinstance(e, ast.Ref):
             return self.ref(e, view)
@@ -422,7 +428,10 @@ class Compiler:
             left = self.value(e.left, view)
             if e.op in ("and", "or") and truth(left) is (e.op == "or") and self._skippable(e.right, view):
                 return left  # false and …, true or …: the rest cannot matter
-            right = self.value(e.right, view)
+            if e.op in ("and", "or"):  # the right side is read only when the left leaves it open
+                right = self.value(e.right, self.under(view, e.right, left if e.op == "and" else Not(left)))
+            else:
+                right = self.value(e.right, view)
             return {"and": lambda: And(left, right), "or": lambda: Or(left, right),
                     "+": lambda: left + right, "-": lambda: left - right,
                     "*": lambda: left * right}[e.op]()
@@ -438,41 +447,38 @@ class Compiler:
                 return count_of([self.value(e.cond, view.with_env(**{e.var.key: self.I(k)}))
                                  for k in keys], self.ctx)
             within = None if e.within is None else self.seats_of(self.value(e.within, view))
-            return count_of([And(within.member[s], self.value(e.cond, view.with_env(**{e.var.key: s})))
+            return count_of([And(within.member[s], self.value(e.cond, self.under(
+                                 view.with_env(**{e.var.key: s}), e.cond, within.member[s])))
                              if within is not None else self.value(e.cond, view.with_env(**{e.var.key: s}))
                              for s in range(self.n)], self.ctx)
         if isinstance(e, ast.ByTable):
             subject = self.value(e.subject, view)
-            result = self.I(0)
-            rows = []
-            for case in reversed(e.cases):
-                v = self.value(case.value, view)
-                if case.low is None:
-                    result = v
-                    rows.append(self.B(True))
-                else:
-                    row = And(subject >= case.low, subject <= case.high)
-                    rows.append(row)
-                    result = If(row, v, result)
-            self._no_row(view, rows)
-            return result
+            rows = [self.B(True) if case.low is None else And(subject >= case.low, subject <= case.high)
+                    for case in e.cases]
+            values = []
+            for i, case in enumerate(e.cases):  # a row's value is read only when it is the row
+                values.append(self.value(case.value, self.under(
+                    view, case.value, And(rows[i], *[Not(r) for r in rows[:i]]))))
+            return self._table(view, rows, values)
         if isinstance(e, ast.Cases):
-            result = self.I(0)
-            rows = []
-            for arm in reversed(e.arms):
-                v = self.value(arm.value, view)
-                if arm.cond is None:
-                    result = v
-                    rows.append(self.B(True))
-                else:
-                    cond = self.value(arm.cond, view)
-                    rows.append(cond)
-                    result = If(cond, v, result)
-            self._no_row(view, rows)
-            return result
+            rows, values = [], []
+            for arm in e.arms:  # as the interpreter: the arms in order, up to the first that holds
+                before = And([Not(r) for r in rows] or [self.B(True)])
+                cond = self.B(True) if arm.cond is None else \
+                    self.value(arm.cond, self.under(view, arm.cond, before))
+                values.append(self.value(arm.value, self.under(view, arm.value, And(before, cond))))
+                rows.append(cond)
+            return self._table(view, rows, values)
         if isinstance(e, ast.Call):
             return self.call(e, view)
         raise Unsupported(f"expression {type(e).__name__}", getattr(e, "span", None))
+
+    def _no_value(self, values):
+        """What a table stands for where no row covers the case (a hole, recorded by
+        _no_row): false for a table of truths, 0 for one of numbers, so the If-chain over
+        its rows has one sort (a `cases` of `true`/`false` arms with no `else` once mixed
+        the two, a Z3 sort error)."""
+        return self.B(False) if any(isinstance(v, z3.BoolRef) for v in values) else self.I(0)
 
     def _skippable(self, e, view: View) -> bool:
         """Whether e may be left uncompiled when its value cannot matter: it records no
@@ -487,11 +493,32 @@ class Compiler:
             self._skip_ok[key] = known
         return known
 
+    def _table(self, view: View, rows: list, values: list):
+        """The value of the first row that holds (rows and values in the table's order)."""
+        result = self._no_value(values)
+        for row, v in reversed(list(zip(rows, values))):
+            result = If(row, v, result)
+        self._no_row(view, rows)
+        return result
+
     def _no_row(self, view: View, rows) -> None:
-        """A table with no row for the case at hand has no value: record when that happens."""
+        """A table with no row for the case at hand has no value: record when that happens
+        (where the expression is read at all: see `under`)."""
         holes = view.env.get("__holes")
         if holes is not None:
-            holes.append(Not(Or(rows)))
+            holes.append(And(view.env.get("__guard", self.B(True)), Not(Or(rows))))
+
+    def under(self, view: View, e, cond) -> View:
+        """The view to read e in when it is read only where cond holds (the right side of
+        `and`, a row's value): a table in e with no row is a hole only there, as the
+        interpreter, which evaluates lazily, finds it. Views of expressions without a
+        table are left as they are."""
+        known = self._tables.get(id(e))
+        if known is None:
+            known = self._tables[id(e)] = (has_table(e), e)
+        if not known[0] or view.env.get("__holes") is None:
+            return view
+        return view.with_env(__guard=And(view.env.get("__guard", self.B(True)), cond))
 
     def ref(self, e: ast.Ref, view: View):
         key = e.name.key
@@ -644,7 +671,10 @@ class Compiler:
         if name == "used":
             return view.events.get(("used", e.args[0].name.key), self.B(False))
         if name == "uses":
-            raise Unsupported(f"{name}()", e.span)
+            # As the interpreter: every use counted so far in the game, by everyone (a
+            # team's or the moderator's under one key, the others per player).
+            ability = e.args[0].name.key
+            return Sum([v for (a, _), v in st["uses"].items() if a == ability], self.ctx)
         if name == "idle":
             seat = self.value(e.args[0], view)
             return pick(seat, [st["idle"][(e.args[1].name.key, s)] for s in range(self.n)])

@@ -76,6 +76,7 @@ class Game:
         self.start_state = state0
         self.settings = dict(state0.settings)
         self.compiler = Compiler(self)
+        self.table_holes: list = []  # (gaps, hole, guard): see table_view
         self.constraints: list = []
         # Ranges of the integers (encode/ranges.py); `unranged` names those without one.
         self.ranges = Ranges()
@@ -187,9 +188,6 @@ class Game:
     def _check_supported(self) -> None:
         sc = self.sc
         for a in sc.abilities:
-            for e in flat(a.effects):
-                if e.verb == "cancel":
-                    raise Unsupported(f"the effect `{e.verb}`", e.span)
             for e in _walk_effects(a.effects):
                 if isinstance(e, ast.AfterEffect):
                     if any(isinstance(x, ast.AfterEffect) for x in _walk_effects(e.body)):
@@ -197,8 +195,8 @@ class Game:
                     if refers_to(e.body, "targets"):
                         raise Unsupported("delayed effects on a set of targets", e.span)
             if is_blocking(a.effects) and any(
-                    not (e.verb in ("block", "unblock", "nothing", "kill", "save", "announce", "learn",
-                                    "unspecified") or
+                    not (e.verb in ("block", "unblock", "cancel", "nothing", "kill", "save", "announce",
+                                    "learn", "unspecified") or
                          (e.verb == "protect" and all(n.key == "block" for n in e.names)))
                     for e in flat(a.effects)):
                 raise Unsupported("an ability that blocks and changes the state", a.span)
@@ -380,6 +378,7 @@ class Game:
     def _phase(self, t: int, phase: Phase, S: dict, S2: dict) -> PhaseVars:
         pv = PhaseVars(phase)
         pv.active = Eq(S["winner"], NONE)
+        self.table_holes: list = []  # (gaps, hole, guard) of the phase's views: see table_view
         # As Player.play: `round` is the number of the day or night being played (0 in the
         # opening phases), seen by every expression of the phase.
         S = {**S, "round": self.I(phase.number if phase.kind in ("day", "night") else 0)}
@@ -421,6 +420,10 @@ class Game:
             cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, Hole(holes.NO_ROW, "a table with no row for this case")))
+        for gaps, hole, guard in self.table_holes:
+            for flag in gaps:
+                if truth(flag) is not False:  # a table with an `else` has no gap: nothing to ask
+                    pv.undefined.append((And(pv.active, guard, flag), hole))
         cur = bookkeep.bookkeep(self, pv, S, cur, phase)
         winner, overlap = wins.wins(self, cur, phase, pv, S, t)
         cur = dict(cur)
@@ -488,22 +491,37 @@ class Game:
             if id(u) in pv.fired:
                 pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
         return self._pass(t, tag + "2", pv, st, later, None, fired)
-    def bindings(self, rule, state, events, no_leaves: bool = False):
+    def bindings(self, rule, state, events, no_leaves: bool = False, guard=None):
         """Each binding of a rule's variables to seats, with the condition under which the
         rule applies then (`if …` and not any `unless …`), as the interpreter's
         Resolver.applicable does."""
         for combo in itertools.product(range(self.n), repeat=len(rule.variables)):
             env = {v.key: s for v, s in zip(rule.variables, combo)}
-            cond, view = self.applies(rule, env, state, events, no_leaves)
+            cond, view = self.applies(rule, env, state, events, no_leaves, guard)
             yield combo, env, cond, view
 
-    def applies(self, rule, env: dict, state, events, no_leaves: bool = False):
-        """(when the rule applies under this binding, the view it was judged in)."""
-        view = View(self, state, events, {**env, "__holes": [], "__no_leaves": no_leaves})
+    def applies(self, rule, env: dict, state, events, no_leaves: bool = False, guard=None):
+        """(when the rule applies under this binding, the view its effects are read in: where
+        it applies). A table with no row in its condition is a hole of the rule wherever the
+        condition is judged (`guard`: only there), and the rule does not apply then, as the
+        interpreter finds it (Resolver.applicable)."""
+        hole = Hole(holes.NO_ROW, f"rule {rule.name.text}: a table with no row for this case", rule.name.key)
+        view = self.table_view(state, events, {**env, "__no_leaves": no_leaves}, hole, guard)
         cond = self.compiler.value(rule.cond, view)
-        for unless in rule.unless:
-            cond = And(cond, Not(self.compiler.value(unless, view)))
-        return cond, view
+        for unless in rule.unless:  # as `any`: an exception is read while none before it holds
+            cond = And(cond, Not(self.compiler.value(unless, self.compiler.under(view, unless, cond))))
+        gaps = view.env["__holes"]
+        if gaps:
+            cond = And(cond, Not(Or(list(gaps))))
+        return cond, view.with_env(__guard=cond)
+
+    def table_view(self, state, events, env: dict, hole: Hole, guard=None) -> View:
+        """A view whose tables with no row for the case are holes of `hole`'s source, where
+        `guard` holds (and the view's own `__guard`, where they are read); collected at the
+        end of the phase (see _phase)."""
+        gaps: list = []
+        self.table_holes.append((gaps, hole, self.B(True) if guard is None else guard))
+        return View(self, state, events, {**env, "__holes": gaps})
 
     def leave_triggered(self, a: Ability) -> bool:
         return any(t.event.key == "leave" and t.timing == "immediately" for t in a.triggers)
@@ -552,24 +570,37 @@ class Game:
         return [r for r in self.sc.rules if not r.at or any(rule_applies_at(ref, phase, moment) for ref in r.at)]
 
     def guarded(self, effects, view: View, guard=None):
-        """Flatten `if` effects into (effect, condition) pairs."""
+        """Flatten `if` effects into (effect, condition) pairs. An `if` whose condition has
+        no value (a table with no row) is a hole, and neither branch acts (as
+        Resolver.apply_one)."""
         guard = self.B(True) if guard is None else guard
         for e in effects:
             if isinstance(e, ast.IfEffect):
-                cond = self.compiler.value(e.cond, view)
-                yield from self.guarded(e.then, view, And(guard, cond))
-                yield from self.guarded(e.otherwise, view, And(guard, Not(cond)))
+                gaps: list = []
+                here = self.compiler.under(view, e.cond, guard).with_env(__holes=gaps)
+                cond = self.compiler.value(e.cond, here)
+                defined = self.B(True)
+                if gaps:
+                    holes_ = view.env.get("__holes")
+                    if holes_ is not None:
+                        holes_.extend(gaps)
+                    defined = Not(Or(gaps))
+                yield from self.guarded(e.then, view, And(guard, cond, defined))
+                yield from self.guarded(e.otherwise, view, And(guard, Not(cond), defined))
             else:
                 yield e, guard
 
-    def on(self, e: ast.Effect, view: View, u: Use | None, s: int) -> z3.BoolRef:
-        """Whether seat s is one the effect applies to."""
+    def on(self, e: ast.Effect, view: View, u: Use | None, s: int, guard=None) -> z3.BoolRef:
+        """Whether seat s is one the effect applies to (`guard`: where the effect is read,
+        for the holes of a table in its `on`)."""
         if e.on is None:
             targets = view.env.get("targets")
             if targets is not None:
                 return targets.member[s]
             target = view.env.get("target")
             return Eq(target, s) if target is not None else self.B(False)
+        if guard is not None:
+            view = self.compiler.under(view, e.on, guard)
         value = self.compiler.value(e.on, view)
         return self.compiler.seats_of(value).member[s]
 

@@ -83,6 +83,13 @@ def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
                 holes.READINGS, f"when the win of {win.side.text} is checked: the readings "
                 + " / ".join("after " + ", ".join(p) for p in readings) + " disagree", win.side.key)))
         holds[win.side.key] = Or(holds.get(win.side.key, game.B(False)), won)
+    if pv.declared:
+        # As Player._decide_winner: a side a `win SIDE` effect declared in the phase holds at
+        # its end, whatever the schedule (so the schedule's `due` moves into the conditions).
+        holds = {side: And(due, cond) for side, cond in holds.items()}
+        due = game.B(True)
+        for side, conds in pv.declared.items():
+            holds[side] = Or(holds.get(side, game.B(False)), Or(conds))
     sides = list(holds)
     winner = game.I(NONE)
     overlap = game.B(False)

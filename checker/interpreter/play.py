@@ -518,7 +518,7 @@ class Player:
                     rep.decided(f"when wins are checked ({win.side.text})", self._reading_cites(win))
                 if met:
                     holders.append(win)
-            self._decide_winner(st, phase, rep, holders)
+            self._decide_winner(st, phase, rep, holders, report.declared)
             self._open_wins(st, phase, rep)
             out.append((st, rep))
         return out
@@ -555,8 +555,11 @@ class Player:
                                          f"not write its win ({win.unspecified})", win.side.key))
                 report.decided(f"win {win.side.text}", [c.id for c in win.cites])
 
-    def _decide_winner(self, state: State, phase: Phase, report: Report, holders) -> None:
-        sides = list(dict.fromkeys(w.side.key for w in holders))
+    def _decide_winner(self, state: State, phase: Phase, report: Report, holders, declared=()) -> None:
+        """The winner of the phase: the sides whose win conditions are met at its check
+        points, and those a `win SIDE` effect declared in it; several are decided by
+        `priority`, else they overlap."""
+        sides = list(dict.fromkeys([w.side.key for w in holders] + list(declared)))
         if not sides:
             return
         for w in holders:
@@ -593,6 +596,7 @@ def _merge(first: Report | None, second: Report) -> Report:
     merged.checkpoints = first.checkpoints + second.checkpoints
     merged.blocked_uses = first.blocked_uses | second.blocked_uses
     merged.fired_triggers = first.fired_triggers | second.fired_triggers
+    merged.declared = list(dict.fromkeys(first.declared + second.declared))
     return merged
 
 

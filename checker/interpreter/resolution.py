@@ -86,13 +86,15 @@ class Report:
     # (seat, role or side key shown) of each `reveal`: what a query's `expect reveals` reads,
     # the announcement being the moderator's words for it
     reveals: list[tuple[int, str | None]] = field(default_factory=list)
+    declared: list[str] = field(default_factory=list)  # sides a `win SIDE` effect declared winners
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
         # in when an announcement was made are one outcome.
         return (tuple(sorted(self.exits)), tuple(sorted(self.survived)), tuple(sorted(self.blocked)),
                 tuple(sorted(self.learned, key=repr)), tuple(sorted(self.announcements)),
-                tuple(sorted(self.changes)), tuple(sorted(self.holes)), self.winner)
+                tuple(sorted(self.changes)), tuple(sorted(self.holes)), self.winner,
+                tuple(sorted(self.declared)))
 
     def decided(self, name: str, cites=()) -> None:
         if name not in self.rules:
@@ -117,7 +119,6 @@ class Scratch:
     triggered: set = field(default_factory=set)  # (ability, seat) whose trigger happened
     cancelled_uses: set = field(default_factory=set)  # (ability, seat)
     fired_rules: set = field(default_factory=set)
-    instant_win: str | None = None
     decided_strict: list = field(default_factory=list)  # rule conclusions at the last decision
     buffering: bool = False  # stage 2: state changes wait in `writes` until after the deaths
     writes: list = field(default_factory=list)
@@ -132,11 +133,12 @@ class Scratch:
                         list(self.report.holes), self.report.winner, self.report.vote,
                         set(self.report.due_next), set(self.report.fired),
                         list(self.report.checkpoints), set(self.report.blocked_uses),
-                        set(self.report.fired_triggers), list(self.report.reveals))
+                        set(self.report.fired_triggers), list(self.report.reveals),
+                        list(self.report.declared))
         return Scratch(self.state.clone(), report, set(self.events), set(self.blocked),
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
-                       set(self.cancelled_uses), set(self.fired_rules), self.instant_win,
+                       set(self.cancelled_uses), set(self.fired_rules),
                        list(self.decided_strict), self.buffering, list(self.writes),
                        self.frozen_events)
 
@@ -145,7 +147,7 @@ class Scratch:
                 tuple(sorted((k, tuple(sorted(v))) for k, v in self.shields.items())),
                 tuple(self.attacks), tuple(self.defenses), tuple(self.strict),
                 frozenset(self.triggered), frozenset(self.cancelled_uses),
-                frozenset(self.fired_rules), self.instant_win, self.state.key(),
+                frozenset(self.fired_rules), self.state.key(),
                 self.report.key())
 
 
@@ -391,7 +393,10 @@ class Resolver:
             sc.report.learned.append((actor, None, str(answer)))
             return
         if v == "win":
-            sc.instant_win = e.name.key
+            # A declared winner: the phase's win check weighs it with the conditions met
+            # (Player._check_wins), whatever the schedule, and the game ends with the phase.
+            if e.name.key not in sc.report.declared:
+                sc.report.declared.append(e.name.key)
             return
         if v == "cancel":
             for seat in self._seats(sc, e, env):

@@ -1,0 +1,217 @@
+"""Forms where `ask` (the interpreter) and `check` (the Z3 encoding) once parted (the rows
+docs/language.md section 5 no longer lists). Each test states the behaviour both must have
+and checks both sides: the interpreter's answer, and the encoding's through the
+phase-by-phase compare or an analysis."""
+
+from pathlib import Path
+
+from mafiacheck.crosscheck.differential import compare
+from mafiacheck.interpreter.bind import Binder
+from mafiacheck.interpreter.play import Player
+from mafiacheck.pipeline import check_file, load
+from mafiacheck.query_text import load_queries
+
+ROOT = Path(__file__).resolve().parent.parent
+PARITY = ROOT / "tests" / "fixtures" / "parity"
+
+
+def probe(name: str):
+    return load(str(PARITY / f"{name}.mafia"))
+
+
+def bind(scenario, text: str):
+    source, (query,) = load_queries(text)
+    return Binder(scenario, source.path).bind(query)
+
+
+def interpret(scenario, text: str):
+    return Player(scenario).answer(bind(scenario, text))
+
+
+def agree_along(scenario, text: str) -> list[str]:
+    """The compare's verdict on each phase of a query played by the interpreter (each phase
+    from the state the interpreter reached): the details of those that disagree."""
+    bound = bind(scenario, text)
+    player = Player(scenario)
+    state = bound.state
+    wrong = []
+    for phase, uses in bound.phases:
+        verdict = compare(scenario, state, phase, uses)
+        if not verdict.agree or "not compared" in verdict.detail:
+            wrong.append(f"{phase}: {verdict.detail}")
+        results, problems = player.play(state, phase, uses)
+        assert results and not problems, [p.message for p in problems]
+        state = results[0][0]
+    return wrong
+
+
+def findings(name: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    result = check_file(str(PARITY / f"{name}.mafia"), select=kinds)
+    assert not result.diagnostics, result.diagnostics
+    return [(f.code, f.message) for f in result.findings]
+
+
+# ------------------------------------------------------------------ `cases` of truths
+
+def test_a_cases_of_truths_is_encoded_in_conditions_and_effects():
+    every = findings("cases_truth", ("undefined", "dead-rule", "unreachable-win"))
+    assert not [f for f in every if f[0] in ("MC900", "MC200")], every
+    sc = probe("cases_truth")
+    answer = interpret(sc, "query q { night 1 { shot on citizen@1 } }")
+    assert [(s, k) for r in answer.outcomes[0].reports for s, k, _ in r.exits] == [(2, "fright")]
+    assert agree_along(sc, "query q { night 1 { shot on citizen@1 }  day 1 { vote none }"
+                           "  night 2 { shot on doc } }") == []
+
+
+# ------------------------------------------------------------------ tables with no row
+
+def test_a_table_with_no_row_in_a_rule_or_an_effect_is_a_hole_for_both():
+    # Night 2 with three of the town left: no row for the rule, the learned count, the hush
+    # (a blocking step) or the omen falling due.
+    sc = probe("rowless")
+    answer = interpret(sc, "query q { night 1 { shot on citizen@1  omen on warden }  day 1 { vote citizen@2 }"
+                           "  night 2 { shot on citizen@3  tally on doc  hush on boss } }")
+    assert answer.verdict == "undefined"
+    said = {h.message.split(":")[0] for r in answer.outcomes[0].reports for h in r.holes}
+    assert said == {"rule scared", "Tally", "Hush", "Omen"}, said
+    found = [m for c, m in findings("rowless", ("undefined",)) if c == "MC203"]
+    for source in ("rule scared", "Tally", "Hush", "Omen"):
+        assert any(f"{source}: a table with no row" in m for m in found), (source, found)
+
+
+def test_a_rule_whose_table_has_no_row_does_not_apply_for_either():
+    # Night 1 with five of the town: the table has a row, the citizen runs. The same shot
+    # with three left has none: the rule does not apply (a hole); the shot kills.
+    sc = probe("rowless")
+    text = ("query q { night 1 { shot on citizen@1 }  day 1 { vote citizen@2 }"
+            "  night 2 { shot on citizen@3 } }")
+    exits = [(s, k) for r in interpret(sc, text).outcomes[0].reports for s, k, _ in r.exits]
+    assert exits == [(3, "fright"), (4, "vote"), (5, "shot")]
+    assert agree_along(sc, text) == []
+
+
+# ------------------------------------------------------------------ uses(ABILITY)
+
+NIGHTS = ("query q { night 1 { shot on citizen@1  heal on doc }  day 1 { vote none }"
+          "  night 2 { shot on citizen@2  heal on doc }  day 2 { vote none }"
+          "  night 3 { shot on citizen@3 %s } }")
+
+
+def test_uses_counts_the_uses_so_far_for_both():
+    sc = probe("uses")
+    answer = interpret(sc, NIGHTS % "")
+    assert answer.verdict == "determined", [p.message for p in answer.problems]
+    exits = [(s, k) for r in answer.outcomes[0].reports for s, k, _ in r.exits]
+    assert exits == [(2, "shot"), (3, "shot"), (4, "fright")]
+    assert agree_along(sc, NIGHTS % "") == []
+
+
+def test_a_when_on_uses_forbids_a_third_heal_for_both():
+    sc = probe("uses")
+    assert interpret(sc, NIGHTS % " heal on doc").verdict == "illegal"
+    bound = bind(sc, NIGHTS % " heal on doc")
+    player, state = Player(sc), bound.state
+    for phase, uses in bound.phases[:-1]:
+        state = player.play(state, phase, uses)[0][0][0]
+    phase, uses = bound.phases[-1]
+    verdict = compare(sc, state, phase, uses)
+    assert verdict.agree and "illegal for the interpreter" in verdict.detail, verdict.detail
+
+
+# ------------------------------------------------------------------ inquire after the deaths
+
+def test_an_inquiry_by_a_rule_after_the_deaths_is_seen_by_the_later_rules():
+    sc = probe("late_inquire")
+    saved = "query q { night 1 { shot on citizen@1  heal on citizen@1 } }"
+    answer = interpret(sc, saved)
+    assert answer.outcomes[0].state.memories.get("seen") == frozenset({2})
+    assert agree_along(sc, saved) == []
+    shot = "query q { night 1 { shot on citizen@1  heal on doc } }"
+    assert not interpret(sc, shot).outcomes[0].state.memories.get("seen")
+    assert agree_along(sc, shot) == []
+
+
+# ------------------------------------------------------------------ win SIDE as an effect
+
+def winner_of(scenario, text: str):
+    answer = interpret(scenario, text)
+    assert answer.verdict == "determined", (answer.verdict, [p.message for p in answer.problems])
+    return answer.outcomes[0].winner
+
+
+def test_a_declared_win_ends_the_phase_for_both():
+    sc = probe("win_effect")
+    night = "query q { night 1 { guess on boss } }"  # wins are checked after days only
+    assert winner_of(sc, night) == "town"
+    assert agree_along(sc, night) == []
+    wrong = "query q { night 1 { guess on citizen@1  shot on citizen@1 } }"
+    assert winner_of(sc, wrong) is None
+    assert agree_along(sc, wrong) == []
+
+
+def test_a_win_declared_by_an_exit_trigger_at_the_vote():
+    sc = probe("win_effect")
+    text = "query q { night 1 { }  day 1 { vote saint  last_word } }"
+    assert winner_of(sc, text) == "town"
+    assert agree_along(sc, text) == []
+
+
+def test_declared_wins_of_two_sides_are_decided_by_priority():
+    # Night 2: the Oracle names the Boss (town) and the rule declares for the mafia, the town
+    # being down to one; `priority mafia > town`.
+    sc = probe("win_effect")
+    text = ("query q { night 1 { shot on citizen@1 }  day 1 { vote citizen@2 }"
+            "  night 2 { guess on boss  shot on oracle } }")
+    assert winner_of(sc, text) == "mafia"
+    assert agree_along(sc, text) == []
+
+
+
+def test_a_delayed_win_falls_due_for_both():
+    sc = probe("win_effect")
+    text = "query q { night 1 { prophecy on saint }  day 1 { vote none } }"
+    assert winner_of(sc, text) == "town"
+    assert agree_along(sc, text) == []
+
+
+def test_a_win_declared_by_an_exit_rule_for_both():
+    sc = probe("win_effect")
+    text = "query q { night 1 { shot on saint } }"
+    assert winner_of(sc, text) == "town"
+    assert agree_along(sc, text) == []
+
+
+# ------------------------------------------------------------------ cancel ABILITY
+
+def exits_of(answer) -> list[list[tuple[int, str]]]:
+    return sorted([(s, k) for r in o.reports for s, k, _ in r.exits] for o in answer.outcomes)
+
+
+def test_a_cancel_takes_away_the_targets_uses_for_both():
+    sc = probe("cancel")
+    vetoed = "query q { night 1 { shot on citizen@1  veto on boss } }"
+    answer = interpret(sc, vetoed)
+    assert exits_of(answer) == [[]]
+    assert answer.outcomes[0].state.memories.get("vetoed") == frozenset({0})
+    assert agree_along(sc, vetoed) == []
+    missed = "query q { night 1 { shot on citizen@1  veto on citizen@2 } }"
+    assert exits_of(interpret(sc, missed)) == [[(3, "shot")]]
+    assert agree_along(sc, missed) == []
+
+
+def test_a_cancel_is_a_blocking_step_in_every_open_order_for_both():
+    # The Jailer blocks the Judge: if the block comes first the veto is taken away and the
+    # shot kills; if the veto comes first, the shot is cancelled.
+    sc = probe("cancel")
+    text = "query q { night 1 { shot on citizen@1  veto on boss  jail on judge } }"
+    assert exits_of(interpret(sc, text)) == [[], [(3, "shot")]]
+    assert agree_along(sc, text) == []
+
+
+def test_a_cancel_of_a_blocking_step_depends_on_their_order_for_both():
+    # The pardon cancels the Jailer's block of the Boss if it comes first; else the block
+    # stands and the Boss's shot is taken away.
+    sc = probe("cancel")
+    text = "query q { night 1 { shot on citizen@1  pardon on jailer  jail on boss } }"
+    assert exits_of(interpret(sc, text)) == [[], [(3, "shot")]]
+    assert agree_along(sc, text) == []
