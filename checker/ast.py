@@ -306,6 +306,7 @@ class CompositionDecl:
     cites: Cites
     span: Span = spanned()
     players_span: Span = spanned()
+    name: Name | None = None  # an alternative of the setup, as reports and queries call it
 
 
 @dataclass(frozen=True)
@@ -558,6 +559,7 @@ class Query:
     open: "OpenQuestion | None" = None  # `can …` / `must …`: asked of the encoding
     unlisted: bool = False  # `unlisted players …`: a seating no composition lists
     unlisted_count: int | None = None  # `unlisted composition N { … }`: the players it is for
+    composition_name: Name | None = None  # `composition NAME`: a named alternative
 
 
 @dataclass(frozen=True)

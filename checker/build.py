@@ -253,8 +253,10 @@ class _Builder(Transformer):
     def composition_decl(self, meta, children):
         players = children[0]
         entries = tuple(self._pick(children, ast.CompEntry))
+        names = self._pick(children, ast.Name)
         return ast.CompositionDecl(players.value, self._label(children), entries,
-                                   self._cites(children), self._span(meta), players.span)
+                                   self._cites(children), self._span(meta), players.span,
+                                   names[0] if names else None)
 
     def comp_entry(self, meta, children):
         count = self._one(children, _Int)
@@ -723,6 +725,7 @@ class _Builder(Transformer):
             ast.PlayerRef(e.role, None, e.span) for _, entries in counted for e in entries
             for _ in range(e.count))
         compositions = pick("composition")
+        composition_names = pick("composition_name")
         starts = pick("from")
         gaps = pick("gap")
         opens = pick("open")
@@ -732,7 +735,8 @@ class _Builder(Transformer):
                          tuple(pick("phase")), tuple(pick("expect")),
                          tuple(c.strings[0] for c in children if isinstance(c, ast.Clause)),
                          self._span(meta), gaps[0] if gaps else None, opens[0] if opens else None,
-                         bool(pick("unlisted") or counted), counted[0][0] if counted else None)
+                         bool(pick("unlisted") or counted), counted[0][0] if counted else None,
+                         composition_names[0] if composition_names else None)
 
     def q_open(self, meta, children):
         mode = str(children[0])
@@ -787,6 +791,9 @@ class _Builder(Transformer):
 
     def q_composition(self, meta, children):
         return _Tagged("composition", children[0].value)
+
+    def q_composition_name(self, meta, children):
+        return _Tagged("composition_name", children[0])
 
     def q_setting(self, meta, children):
         return _Tagged("setting", (children[0], children[1]))

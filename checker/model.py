@@ -102,10 +102,21 @@ class Composition:
     cites: ast.Cites
     span: Span = spanned()
     players_span: Span = spanned()
+    name: ast.Name | None = None  # a named alternative of the setup (`composition 7 cop {…}`)
 
     @property
     def total(self) -> int:
         return sum(n for _, n in self.entries)
+
+    @property
+    def title(self) -> str:
+        """How reports and queries call it: `7 cop_doctor` when named, else `7`."""
+        return f"{self.players} {self.name.text}" if self.name is not None else str(self.players)
+
+    @property
+    def ref(self) -> str:
+        """How a query selects it: `composition cop_doctor`, or `composition 7`."""
+        return self.name.text if self.name is not None else str(self.players)
 
     def seats(self) -> tuple[str, ...]:
         return tuple(role for role, n in self.entries for _ in range(n))

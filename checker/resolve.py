@@ -191,6 +191,7 @@ class Resolver:
         roles = tuple(self._role(d) for d in get(ast.RoleDecl))
         teams = tuple(self._team(d) for d in get(ast.TeamDecl))
         compositions = tuple(self._composition(d) for d in get(ast.CompositionDecl))
+        self._alternatives(compositions)
         phases = self._phases(get(ast.PhasesDecl))
         for d in get(ast.SettingDecl):
             self._setting(d)
@@ -485,7 +486,21 @@ class Resolver:
             seen[sym.key] = e.span
             entries.append((sym.key, e.count))
         return Composition(d.players, d.label, tuple(entries), tuple(e.span for e in d.entries),
-                           d.cites, d.span, d.players_span)
+                           d.cites, d.span, d.players_span, d.name)
+
+    def _alternatives(self, comps: tuple[Composition, ...]) -> None:
+        """Compositions of one player count are a setup's alternatives: each must be named,
+        and the names must differ, or no report or query could tell them apart."""
+        names: dict[str, Composition] = {}
+        for i, c in enumerate(comps):
+            if c.name is not None:
+                if c.name.key in names:
+                    self.error(f"composition name '{c.name.text}' is used twice", c.name.span)
+                names[c.name.key] = c
+            elif any(o.players == c.players for j, o in enumerate(comps) if j != i):
+                self.error(f"there are several compositions of {c.players} players: name each "
+                           "one so reports and queries can tell them apart", c.players_span,
+                           f"write `composition {c.players} NAME {{ … }}`")
 
     def _phase_name(self, name: ast.Name) -> None:
         if name.key not in PHASE_NAMES:

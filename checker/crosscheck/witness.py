@@ -86,12 +86,21 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
 
 
 def _script(game: Game, phases, name: str, label: str) -> str:
-    lines = [f"query {name} {quote(label)} {{", f"  composition {game.n}"]
+    lines = [f"query {name} {quote(label)} {{", f"  composition {composition_ref(game.sc, game.seats)}"]
     for phase, choices in phases:
         head = phase.kind + (f" {phase.number}" if phase.kind in ("day", "night") else "")
         lines.append(f"  {head} {{ {'  '.join(choices)} }}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def composition_ref(scenario: Scenario, seats: tuple[str, ...]) -> str:
+    """How a witness names the game's composition: by its name when it has one (two
+    alternatives may share a player count), else by its player count."""
+    for comp in scenario.compositions:
+        if comp.seats() == tuple(seats):
+            return comp.ref
+    return str(len(seats))
 
 
 def replay(game: Game, witness: Witness) -> Answer:

@@ -55,19 +55,28 @@ class Binder:
                     self.error(f"'{ref}' is not a role of {sc.text}", ref.span)
                     continue
                 roles.append(ref.role.key)
-            declared = {c.players: c for c in sc.compositions}
             if q.unlisted:  # no composition need match: the pre-start checks judge it
                 return tuple(roles)
-            if len(roles) not in declared:
-                counts = ", ".join(str(n) for n in sorted(declared)) or "none"
+            same = [c for c in sc.compositions if c.players == len(roles)]
+            if not same:
+                counts = ", ".join(str(n) for n in sorted({c.players for c in sc.compositions})) or "none"
                 self.error(f"the rulebook lists no composition of {len(roles)} players "
                            f"(it lists: {counts}); a count it does not list is never guessed",
                            q.span)
-            elif sorted(roles) != sorted(declared[len(roles)].seats()):
-                self.error(f"these {len(roles)} players do not match the composition of "
+            elif not any(sorted(roles) == sorted(c.seats()) for c in same):
+                which = "the composition" if len(same) == 1 else "any composition"
+                self.error(f"these {len(roles)} players do not match {which} of "
                            f"{len(roles)} the rulebook lists", q.players[0].span)
             return tuple(roles)
         comps = sc.compositions
+        if q.composition_name is not None:
+            named = [c for c in comps if c.name is not None and c.name.key == q.composition_name.key]
+            if not named:
+                known = ", ".join(c.name.text for c in comps if c.name is not None) or "none"
+                self.error(f"the rulebook names no composition '{q.composition_name.text}' "
+                           f"(it names: {known})", q.composition_name.span)
+                return None
+            return named[0].seats()
         if q.composition is not None:
             found = [c for c in comps if c.players == q.composition]
             if not found:
@@ -76,10 +85,16 @@ class Binder:
                            f"(it lists: {counts}); a count it does not list is never guessed",
                            q.span)
                 return None
+            if len(found) > 1:
+                self.error(f"the rulebook lists {len(found)} compositions of {q.composition} "
+                           "players: name one (`composition NAME`: "
+                           + ", ".join(c.ref for c in found) + ")", q.span)
+                return None
             return found[0].seats()
         if len(comps) == 1:
             return comps[0].seats()
-        self.error("say which composition the game uses: `composition N` or `players …`", q.span)
+        self.error("say which composition the game uses: `composition N`, `composition NAME` "
+                   "or `players …`", q.span)
         return None
 
     def seat(self, ref: ast.PlayerRef, seats: tuple[str, ...]) -> int | None:
