@@ -189,6 +189,18 @@ class Clause:
     cites: Cites = ()
     span: Span = spanned()
     schedules: tuple["CheckSchedule", ...] = ()  # `wins checked after … or after …`
+    tie: "TieSpec | None" = None  # `tie …`
+
+
+@dataclass(frozen=True)
+class TieSpec:
+    """A tie rule as written: `chosen by sheriff`, `revote then no_exit`."""
+
+    rule: Name
+    roles: tuple[Name, ...] = ()  # `by ROLE, …`
+    item: Name | None = None  # `by holder of ITEM`
+    then: "TieSpec | None" = None
+    span: Span = spanned()
 
 
 @dataclass(frozen=True)
@@ -516,6 +528,8 @@ class Use:
     vote: str | None = None  # player, none, tie
     span: Span = spanned()
     votes: int | None = None  # `vote P with N`: the votes cast for P, against the quorum
+    pick: PlayerRef | None = None  # `vote tie P, Q then P`: the one the tie sends out
+    retie: bool = False  # `vote tie P, Q then tie`: the second vote ties again
 
 
 @dataclass(frozen=True)

@@ -594,7 +594,21 @@ class _Builder(Transformer):
         return _Tagged("quorum", children[0])
 
     def tie_field(self, meta, children):
-        return self._clause(meta, children, "tie")
+        spec = children[0]
+        return self._clause(meta, children[1:], "tie", names=(spec.rule,), tie=spec)
+
+    def tie_spec(self, meta, children):
+        by = self._one(children, _Tagged)
+        then = self._one(children[1:], ast.TieSpec)
+        roles = by.value if by is not None and by.tag == "roles" else ()
+        item = by.value if by is not None and by.tag == "holder" else None
+        return ast.TieSpec(children[0], roles, item, then, self._span(meta))
+
+    def tie_by_holder(self, meta, children):
+        return _Tagged("holder", children[0])
+
+    def tie_by_roles(self, meta, children):
+        return _Tagged("roles", children[0].names)
 
     def exits_field(self, meta, children):
         return self._clause(meta, children, "exits")
@@ -880,7 +894,17 @@ class _Builder(Transformer):
         return ast.Use(None, vote="none", span=self._span(meta))
 
     def c_vote_tie(self, meta, children):
-        return ast.Use(None, on=tuple(children), vote="tie", span=self._span(meta))
+        tied = tuple(c for c in children if isinstance(c, ast.PlayerRef))
+        pick = self._one(children, _Tagged)
+        return ast.Use(None, on=tied, vote="tie", span=self._span(meta),
+                       pick=pick.value if pick is not None and pick.tag == "player" else None,
+                       retie=pick is not None and pick.tag == "tie")
+
+    def tie_pick_player(self, meta, children):
+        return _Tagged("player", children[0])
+
+    def tie_pick_tie(self, meta, children):
+        return _Tagged("tie", True)
 
     def c_use(self, meta, children):
         tags = {c.tag: c.value for c in children[1:] if isinstance(c, _Tagged)}

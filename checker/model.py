@@ -18,7 +18,7 @@ PHASE_NAMES = ("intro_day", "intro_night", "blind_day", "day", "night")
 NIGHT_PHASES = ("intro_night", "night")
 DAY_PHASES = ("intro_day", "blind_day", "day")
 PERIODS = ("game", "night", "day", "round")
-TIE_RULES = ("no_exit", "revote", "random", "all_leave", "undecided")
+TIE_RULES = ("no_exit", "revote", "random", "all_leave", "undecided", "chosen")
 WIN_CHECK_POINTS = ("day", "night", "exit", "vote", "deaths")
 BUILTIN_KINDS = ("vote", "kick")
 
@@ -188,6 +188,28 @@ class Ability:
 
 
 @dataclass(frozen=True)
+class TieRule:
+    """What a tied vote does. `chosen`: the first living player holding one of `roles` (or
+    the item) sends one of the tied out; `revote`: the tied face a second vote, which sends one
+    of them out or ties again, and `then` (else `undecided`) is what a second tie does."""
+
+    kind: str  # one of TIE_RULES
+    roles: tuple[str, ...] = ()
+    item: str | None = None
+    then: "TieRule | None" = None
+
+    @property
+    def second(self) -> "TieRule":
+        """The rule for a second tie, after a revote."""
+        return self.then if self.then is not None else TieRule("undecided")
+
+    @property
+    def may_remove(self) -> bool:
+        """Whether a tie under this rule can send one of the tied out."""
+        return self.kind in ("random", "all_leave", "chosen", "revote")
+
+
+@dataclass(frozen=True)
 class Day:
     label: str | None
     vote: str | None  # majority, quorum
@@ -201,6 +223,7 @@ class Day:
     span: Span = spanned()
     vote_cites: tuple[ast.RuleRef, ...] = ()
     candidate_cites: tuple[tuple[ast.RuleRef, ...], ...] = ()  # per `candidates` clause
+    tie_rule: TieRule | None = None  # the `tie` line in full (`tie` is its kind)
 
 
 @dataclass(frozen=True)

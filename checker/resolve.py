@@ -15,7 +15,7 @@ from .errors import Diagnostic, SpecError
 from .limits import MAX_PLAYERS
 from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_POINTS, Ability,
                     Acknowledgement, Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
-                    StartOption, Team)
+                    StartOption, Team, TieRule)
 from .source import Span
 from . import vocabulary
 from .vocabulary import nodes
@@ -869,6 +869,7 @@ class Resolver:
 
     def _day(self, d: ast.DayDecl) -> Day:
         vote = quorum = tie = exit_mode = None
+        tie_rule: TieRule | None = None
         exits = 1
         candidates = []
         seen = {}
@@ -883,9 +884,7 @@ class Resolver:
                     self.expect(quorum, Scope(), INT)
             elif c.keyword == "tie":
                 tie = c.names[0].key
-                if tie not in TIE_RULES:
-                    self.error(f"unknown tie rule '{c.names[0].text}'", c.names[0].span,
-                               "tie rules are: " + ", ".join(TIE_RULES))
+                tie_rule = self._tie_rule(c.tie) if c.tie is not None else TieRule(tie)
             elif c.keyword == "exits":
                 exits = c.number
                 if exits < 1:
@@ -901,7 +900,37 @@ class Resolver:
                            for r in c.cites)
         candidate_cites = tuple(c.cites for c in d.clauses if c.keyword == "candidates")
         return Day(d.label, vote, quorum, tie, exits, exit_mode, tuple(candidates),
-                   clause_cites, d.cites, d.span, vote_cites, candidate_cites)
+                   clause_cites, d.cites, d.span, vote_cites, candidate_cites, tie_rule)
+
+    def _tie_rule(self, spec: ast.TieSpec) -> TieRule:
+        kind = spec.rule.key
+        if kind not in TIE_RULES:
+            self.error(f"unknown tie rule '{spec.rule.text}'", spec.rule.span,
+                       "tie rules are: " + ", ".join(TIE_RULES))
+        chooser = bool(spec.roles) or spec.item is not None
+        if kind == "chosen" and not chooser:
+            self.error("`tie chosen` needs the tie-breaker: `by ROLE, …` or `by holder of ITEM`",
+                       spec.rule.span)
+        elif kind != "chosen" and chooser:
+            self.error(f"only `tie chosen` names a tie-breaker, not `tie {spec.rule.text}`",
+                       spec.rule.span)
+        roles = tuple(sym.key for sym in (self.lookup(n, ("role",), "role") for n in spec.roles)
+                      if sym is not None)
+        item = None
+        if spec.item is not None:
+            sym = self.lookup(spec.item, ("item",), "item")
+            item = sym.key if sym is not None else None
+        then = None
+        if spec.then is not None:
+            if kind != "revote":
+                self.error(f"only `tie revote` has a `then` (what a second tie does), not "
+                           f"`tie {spec.rule.text}`", spec.then.rule.span)
+            elif spec.then.rule.key == "revote":
+                self.error("a second tie cannot be revoted again: say what it does "
+                           "(`then no_exit`, `then random`, …)", spec.then.rule.span)
+            else:
+                then = self._tie_rule(spec.then)
+        return TieRule(kind, roles, item, then)
 
     # -------------------------------------------------------------- expressions
 

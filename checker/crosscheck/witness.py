@@ -77,12 +77,23 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
                 choices.append(f"vote @{_val(model, pv.vote_target) + 1}")
             elif kind == 2:
                 a, b = (_val(model, x) for x in pv.tie)
-                choices.append(f"vote tie @{a + 1}, @{b + 1}")
+                choices.append(f"vote tie @{a + 1}, @{b + 1}" + _tie_pick(game, model, pv))
         if not choices and pv.phase.is_day and pv.vote_kind is not None and \
                 _val(model, game.states[t]["winner"]) == NONE:
             choices.append("vote none")
         phases.append((pv.phase, choices))
     return Witness(_script(game, phases, name, label), phases)
+
+
+def _tie_pick(game: Game, model: z3.ModelRef, pv) -> str:
+    """How the tie came out, where a player's choice or a second vote decides it."""
+    rule = game.sc.day.tie_rule if game.sc.day is not None else None
+    if rule is None or rule.kind not in ("chosen", "revote"):
+        return ""
+    if pv.retie is not None and _true(model, pv.retie):
+        return " then tie"
+    x = _val(model, pv.vote_target)
+    return f" then @{x + 1}" if x != NONE else ""
 
 
 def _script(game: Game, phases, name: str, label: str) -> str:

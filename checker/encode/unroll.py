@@ -400,6 +400,8 @@ class Game:
             pv.vote_kind = self.ranged(f"t{t}_votekind", 0, 2)
             pv.vote_target = self.ranged(f"t{t}_votetarget", NONE, self.n - 1)
             pv.tie = (self.ranged(f"t{t}_tie0", NONE, self.n - 1), self.ranged(f"t{t}_tie1", NONE, self.n - 1))
+            if self.sc.day.tie == "revote":
+                pv.retie = z3.Bool(f"t{t}_retie", self.ctx)
             legality.vote_legal(self, pv, S, phase, view0)
         for u in pv.uses:
             self.add(Implies(u.used, pv.active))

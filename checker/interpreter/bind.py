@@ -24,6 +24,8 @@ class BoundUse:
     explicit_actor: bool = False
     span: object = None
     votes: int | None = None  # `vote P with N`: P is voted out only with the quorum's votes
+    pick: int | None = None  # a tie: the one it sends out (`then P`)
+    retie: bool = False  # a tie under `tie revote`: the second vote ties again (`then tie`)
 
     def value_map(self) -> dict:
         return dict(self.values)
@@ -301,7 +303,9 @@ class Binder:
             elif u.votes is not None and u.votes > len(seats):
                 self.error(f"`with {u.votes}`: there are only {len(seats)} players to vote",
                            u.span)
-            return BoundUse(None, None, targets, (), u.vote, span=u.span, votes=u.votes)
+            pick = self.seat(u.pick, seats) if u.pick is not None else None
+            return BoundUse(None, None, targets, (), u.vote, span=u.span, votes=u.votes, pick=pick,
+                            retie=u.retie)
         ability = self.scenario.ability_by_key.get(u.ability.key)
         if ability is None:
             self.error(f"unknown ability '{u.ability.text}'", u.ability.span)
