@@ -857,7 +857,8 @@ class _Builder(Transformer):
         return self._state(meta, "side", player=children[0], name=children[1])
 
     def st_holds(self, meta, children):
-        return self._state(meta, "holds", player=children[0], name=children[1], other=children[2])
+        return self._state(meta, "holds", player=children[0], name=children[1],
+                           other=children[2] if len(children) > 2 else None)
 
     def st_memory(self, meta, children):
         value = children[1]

@@ -241,8 +241,7 @@ def _state_fields(game: Game, S1, st: State, winner, phase: Phase | None = None,
         for c in game.counter_names:
             f["counters"].append(S1["counters"][s][c] == st.counters[s].get(c, 0))
     for (item, s), var in S1["items"].items():
-        variant = st.items.get((item, s))
-        f["items"].append(var == (ids.value("variant", variant) if variant else NONE))
+        f["items"].append(var == ids.item_value((item, s) in st.items, st.items.get((item, s))))
     for m, seats in S1["mset"].items():
         members = st.memories.get(m) or frozenset()
         f["memories"] += [seats[s] == (s in members) for s in range(game.n)]

@@ -211,12 +211,18 @@ class Binder:
                                + (", ".join(i.name.text for i in sc.items) or "none"), item.name.span)
                     continue
                 variants = [v.key for v, _ in decl.variants]
-                if variants and item.other.key not in variants:
+                if item.other is None and variants:
+                    self.error(f"say which variant of '{item.name.text}' is held: "
+                               f"`{item.name.text}({variants[0]})`", item.name.span)
+                elif item.other is not None and variants and item.other.key not in variants:
                     self.error(f"'{item.other.text}' is not a variant of {decl.name.text}; its "
                                "variants are: " + ", ".join(v.text for v, _ in decl.variants),
                                item.other.span)
-                    continue
-                state.items[(item.name.key, seat)] = item.other.key
+                elif item.other is not None and not variants:
+                    self.error(f"'{item.name.text}' has no variant '{item.other.text}' (it has none: "
+                               "write it alone)", item.other.span)
+                else:
+                    state.items[(item.name.key, seat)] = item.other.key if item.other else None
             elif item.verb == "memory":
                 decl = next((m for m in sc.memories if m.name.key == item.name.key), None)
                 if decl is None:
