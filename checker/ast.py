@@ -530,6 +530,7 @@ class Use:
     votes: int | None = None  # `vote P with N`: the votes cast for P, against the quorum
     pick: PlayerRef | None = None  # `vote tie P, Q then P`: the one the tie sends out
     retie: bool = False  # `vote tie P, Q then tie`: the second vote ties again
+    ballots: tuple[PlayerRef, ...] | None = None  # `vote P by Q, R`: who voted for P
 
 
 @dataclass(frozen=True)

@@ -593,6 +593,9 @@ class _Builder(Transformer):
     def vote_quorum(self, meta, children):
         return _Tagged("quorum", children[0])
 
+    def weight_field(self, meta, children):
+        return self._clause(meta, children, "weight")
+
     def tie_field(self, meta, children):
         spec = children[0]
         return self._clause(meta, children[1:], "tie", names=(spec.rule,), tie=spec)
@@ -888,8 +891,10 @@ class _Builder(Transformer):
 
     def c_vote(self, meta, children):
         votes = self._one(children, _Int)
+        # `vote P by Q, R`: the players whose votes sent P out (a tallied vote, `weight`).
+        voters = tuple(c for c in children[1:] if isinstance(c, ast.PlayerRef))
         return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta),
-                       votes=votes.value if votes else None)
+                       votes=votes.value if votes else None, ballots=voters or None)
 
     def c_vote_none(self, meta, children):
         return ast.Use(None, vote="none", span=self._span(meta))

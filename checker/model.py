@@ -224,6 +224,7 @@ class Day:
     vote_cites: tuple[ast.RuleRef, ...] = ()
     candidate_cites: tuple[tuple[ast.RuleRef, ...], ...] = ()  # per `candidates` clause
     tie_rule: TieRule | None = None  # the `tie` line in full (`tie` is its kind)
+    weight: ast.Expr | None = None  # `weight EXPR`: a voter's votes (`voter` bound): a tallied vote
 
 
 @dataclass(frozen=True)

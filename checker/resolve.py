@@ -870,6 +870,7 @@ class Resolver:
     def _day(self, d: ast.DayDecl) -> Day:
         vote = quorum = tie = exit_mode = None
         tie_rule: TieRule | None = None
+        weight = None
         exits = 1
         candidates = []
         seen = {}
@@ -885,6 +886,9 @@ class Resolver:
             elif c.keyword == "tie":
                 tie = c.names[0].key
                 tie_rule = self._tie_rule(c.tie) if c.tie is not None else TieRule(tie)
+            elif c.keyword == "weight":
+                weight = c.value
+                self.expect(weight, Scope().child(voter=(PLAYER, None)), INT)
             elif c.keyword == "exits":
                 exits = c.number
                 if exits < 1:
@@ -895,12 +899,14 @@ class Resolver:
             elif c.keyword == "candidates":
                 self.expect(c.value, Scope().child(candidate=(PLAYER, None)), BOOL)
                 candidates.append((c.number, c.value))
+        if weight is not None and vote is None:
+            self.error("a `weight` counts votes: the day needs a `vote` line", seen["weight"].span)
         clause_cites = tuple(r for c in d.clauses for r in c.cites)
-        vote_cites = tuple(r for c in d.clauses if c.keyword in ("vote", "tie", "exits", "exit_mode")
+        vote_cites = tuple(r for c in d.clauses if c.keyword in ("vote", "tie", "weight", "exits", "exit_mode")
                            for r in c.cites)
         candidate_cites = tuple(c.cites for c in d.clauses if c.keyword == "candidates")
         return Day(d.label, vote, quorum, tie, exits, exit_mode, tuple(candidates),
-                   clause_cites, d.cites, d.span, vote_cites, candidate_cites, tie_rule)
+                   clause_cites, d.cites, d.span, vote_cites, candidate_cites, tie_rule, weight)
 
     def _tie_rule(self, spec: ast.TieSpec) -> TieRule:
         kind = spec.rule.key

@@ -332,6 +332,8 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: 
                                    pv.vote_kind == 0))
             elif u.vote == "player":
                 parts += [pv.vote_kind == 1, pv.vote_target == u.targets[0]]
+                if u.ballots is not None and pv.ballots is not None:  # who voted for him
+                    parts += [pv.ballots[s] == (s in u.ballots) for s in range(game.n)]
             elif u.vote == "none":
                 parts.append(pv.vote_kind == 0)
             elif u.vote == "tie" and ties and scenario.day is not None and len(u.targets) == 2:
@@ -448,7 +450,8 @@ CONSTRUCTS = (
        "team with leader", "team leader left, then any", "team without leader",
        "block then targeted", "conversion",
        "rule for", "rule unless", "rule overrides", "rule at",
-       "vote exit", "vote none", "vote quorum", "tie no_exit", "tie random", "tie all_leave", "tie chosen", "tie revote",
+       "vote exit", "vote none", "vote quorum", "vote weight",
+       "tie no_exit", "tie random", "tie all_leave", "tie chosen", "tie revote",
        "exit required",
        "candidates", "win", "win readings disagree", "priority", "illegal choice")
 )
@@ -546,6 +549,8 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             if day is not None and u.vote != "none":
                 if day.quorum is not None:
                     out.add("vote quorum")
+                if day.weight is not None and u.vote == "player":
+                    out.add("vote weight")
                 if u.vote == "tie" and day.tie in ("no_exit", "random", "all_leave", "chosen", "revote"):
                     out.add(f"tie {day.tie}")
                 if any(d is None or d == phase.number for d, _ in day.candidates):

@@ -17,7 +17,7 @@ from ..model import Ability
 from ..phases import Phase, matches
 from ..vocabulary import flat, refers_to
 from .phase_vars import NONE, PhaseVars, Use
-from .vote import tied
+from .vote import tally_legal, tied
 from .terms import And, Eq, Events, If, Implies, Not, Or, Seats, Unsupported, View, compare_op, count_of, pick
 
 if TYPE_CHECKING:
@@ -484,6 +484,8 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
         for who, kinds in ((x, (1,)), (a, (2,)), (b, (2,))):
             ok = game.compiler.value(flt, View(game, S, Events(game.ctx), {"candidate": who, "__holes": []}))
             game.add(Implies(Or([k == kd for kd in kinds]), ok))
+    if pv.ballots is not None:
+        tally_legal(game, pv, S)
 
 # -------------------------------------------------------------- resolution
 

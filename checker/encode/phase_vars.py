@@ -47,6 +47,7 @@ class PhaseVars:
     tie: tuple = ()  # the two tied players, when vote_kind is 2
     retie: z3.BoolRef | None = None  # `tie revote`: the second vote ties again
     tie_effect: object = None  # what the tie does at the vote (vote.TieEffect)
+    ballots: list | None = None  # a tallied vote (`weight`): per seat, he voted for vote_target
     order: z3.ArithRef | None = None
     perms: list = field(default_factory=list)
     undefined: list = field(default_factory=list)  # (condition, Hole)

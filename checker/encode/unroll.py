@@ -401,6 +401,8 @@ class Game:
             pv.tie = (self.ranged(f"t{t}_tie0", NONE, self.n - 1), self.ranged(f"t{t}_tie1", NONE, self.n - 1))
             if self.sc.day.tie == "revote":
                 pv.retie = z3.Bool(f"t{t}_retie", self.ctx)
+            if self.sc.day.weight is not None:
+                pv.ballots = [z3.Bool(f"t{t}_ballot{s}", self.ctx) for s in range(self.n)]
             legality.vote_legal(self, pv, S, phase, view0)
         for u in pv.uses:
             self.add(Implies(u.used, pv.active))

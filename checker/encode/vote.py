@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
 
+import z3
+
 from .. import ast, holes
 from ..holes import Hole
 from ..model import TieRule
@@ -135,6 +137,27 @@ def quorum_at_vote(game: Game, pv: PhaseVars):
     S = pv.vote_state
     needed = game.compiler.value(quorum, View(game, S, Events(game.ctx), {"__holes": []}))
     return needed, quorum_gap(game, quorum, S)
+
+
+def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
+    """As interpreter/tally.py: the ballots cast for the player voted out (each voter counting
+    his `weight`, on the state the day starts in) reach a majority of all the living's votes,
+    or the quorum; nobody casts a ballot unless somebody is voted out."""
+    day = game.sc.day
+    k = pv.vote_kind
+    view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
+    w = [game.compiler.value(day.weight, view(s)) for s in range(game.n)]
+    alive = S["alive"]
+    tally = z3.Sum([z3.If(And(pv.ballots[s], alive[s]), w[s], 0) for s in range(game.n)])
+    for s in range(game.n):
+        game.add(Implies(pv.ballots[s], And(k == 1, alive[s])))
+    if day.vote == "majority":
+        total = z3.Sum([z3.If(alive[s], w[s], 0) for s in range(game.n)])
+        game.add(Implies(k == 1, 2 * tally > total))
+    else:
+        gap = quorum_gap(game, day.quorum, S)
+        quorum = game.compiler.value(day.quorum, View(game, S, Events(game.ctx), {"__holes": []}))
+        game.add(Implies(And(k == 1, Not(gap)), tally >= quorum))
 
 
 def quorum_gap(game: Game, quorum, S: dict):

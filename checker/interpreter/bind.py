@@ -25,6 +25,7 @@ class BoundUse:
     span: object = None
     votes: int | None = None  # `vote P with N`: P is voted out only with the quorum's votes
     pick: int | None = None  # a tie: the one it sends out (`then P`)
+    ballots: tuple[int, ...] | None = None  # `vote P by Q, R`: who voted for P (a tallied vote)
     retie: bool = False  # a tie under `tie revote`: the second vote ties again (`then tie`)
 
     def value_map(self) -> dict:
@@ -310,8 +311,18 @@ class Binder:
                 self.error(f"`with {u.votes}`: there are only {len(seats)} players to vote",
                            u.span)
             pick = self.seat(u.pick, seats) if u.pick is not None else None
+            ballots = None
+            if u.ballots is not None:
+                day = self.scenario.day
+                if day is None or day.weight is None:
+                    self.error("this day's vote is not tallied (its `day` has no `weight`): "
+                               "give the result alone (`vote P`)", u.ballots[0].span)
+                found = [self.seat(r, seats) for r in u.ballots]
+                ballots = tuple(s for s in found if s is not None)
+                if len(set(ballots)) != len(ballots):
+                    self.error("a player votes once", u.ballots[0].span)
             return BoundUse(None, None, targets, (), u.vote, span=u.span, votes=u.votes, pick=pick,
-                            retie=u.retie)
+                            retie=u.retie, ballots=ballots)
         ability = self.scenario.ability_by_key.get(u.ability.key)
         if ability is None:
             self.error(f"unknown ability '{u.ability.text}'", u.ability.span)

@@ -25,6 +25,7 @@ from .legal import (
     use_key,
 )
 from .resolution import Attack, Report, Resolver, Scratch
+from .tally import tally_problem
 from .ties import pick_problem, tie_results
 
 MAX_BRANCHES = 256
@@ -271,6 +272,9 @@ class Player:
                 problem, rule_ids = self._candidate_problem(state, phase, seat)
                 if problem:
                     problems.append(Problem(problem, rule_ids))
+            short = tally_problem(self.sc, state, votes[0])
+            if short:
+                problems.append(Problem(short, cites))
         return problems
 
     def _can_trigger_now(self, ability, u: BoundUse, uses: list[BoundUse]) -> bool:
