@@ -61,8 +61,9 @@ def test_a_tie_chosen_by_a_role_sends_out_the_one_he_picks(tmp_path):
 def test_a_tie_with_nobody_left_to_break_it_is_a_hole(tmp_path):
     sc = scenario(tmp_path, "chosen by sheriff")
     assert play(sc, "state { dead @2 by shot }  day 1 { vote tie @3, @4 }") == ("undefined", [()])
-    # Killed before the vote, the same day: nobody breaks the tie at the vote.
-    assert play(sc, "day 1 { gunfight on @2  vote tie @3, @4 then @3 }") == ("undefined", [(2,)])
+    # Who may break the tie is judged at the start of the day, as the day's choices are: a
+    # tie-breaker shot before the vote still breaks it.
+    assert play(sc, "day 1 { gunfight on @2  vote tie @3, @4 then @3 }") == ("determined", [(2, 3)])
 
 
 def test_a_tie_chosen_by_the_holder_of_an_item(tmp_path):

@@ -17,7 +17,7 @@ from ..model import Ability
 from ..phases import Phase, matches
 from ..vocabulary import flat, refers_to
 from .phase_vars import NONE, PhaseVars, Use
-from .vote import tally_legal, tied
+from .vote import tally_legal, tie_rules, tied
 from .terms import And, Eq, Events, If, Implies, Not, Or, Seats, Unsupported, View, compare_op, count_of, pick
 
 if TYPE_CHECKING:
@@ -486,6 +486,7 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
             game.add(Implies(Or([k == kd for kd in kinds]), ok))
     if pv.ballots is not None:
         tally_legal(game, pv, S)
+    tie_rules(game, pv, S)
 
 # -------------------------------------------------------------- resolution
 

@@ -33,7 +33,6 @@ def vote_causes(p: Pass, vote: PhaseVars) -> None:
     game, pv = p.game, p.pv
     k = vote.vote_kind
     day = game.sc.day
-    tie_rules(game, vote, p.S)
     gap = quorum_gap(game, day.quorum, p.S) if day.quorum is not None else game.B(False)
     if day.quorum is not None:
         pv.undefined.append((And(vote.active, k != 0, gap), Hole(
@@ -93,8 +92,9 @@ def tie_breaker(game: Game, S: dict, rule: TieRule):
 
 
 def tie_rules(game: Game, pv: PhaseVars, S: dict) -> None:
-    """What a tie does at this vote: whom `vote_target` may name, the holes, and no tie that
-    removes nobody where the rules require an exit."""
+    """What a tie does at this day's vote, on the state the day starts in (as the legality of
+    its choices): whom `vote_target` may name, the holes, and no tie that removes nobody
+    where the rules require an exit."""
     day = game.sc.day
     rule = day.tie_rule or TieRule("undecided")
     k, x = pv.vote_kind, pv.vote_target

@@ -142,9 +142,10 @@ class Player:
             before = [u for u in rest if self._moment(u, phase) == "before"]
             after = [u for u in rest if self._moment(u, phase) == "after"]
             cards = [u for u in rest if self._moment(u, phase) == "vote"]
+            start = state.clone()  # who may break a tie is judged at the start of the day
             results = self._resolve(state, phase, "before", before + waiting, extra)
             results = self._then(results, lambda st, rep: self._vote(
-                st, phase, votes, rep, cards + _still_waiting(waiting, rep)))
+                st, phase, votes, rep, cards + _still_waiting(waiting, rep), start))
             results = self._then(results, lambda st, rep: self._resolve(
                 st, phase, "after", after + _still_waiting(waiting, rep), [], rep))
         out = []
@@ -367,7 +368,8 @@ class Player:
 
     # -------------------------------------------------------------- the vote
 
-    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report, cards=()):
+    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report, cards=(),
+              start: State | None = None):
         day = self.sc.day
         if not votes:
             return [(state, report)]
@@ -401,8 +403,8 @@ class Player:
         if vote.vote == "tie":
             names = ", ".join(seat_name(self.sc, state, s) for s in vote.targets)
             report.vote = f"tie between {names}"
-            results = tie_results(day.tie_rule or TieRule("undecided"), state, vote.targets, names,
-                                  vote.pick, vote.retie)
+            results = tie_results(day.tie_rule or TieRule("undecided"), start or state, vote.targets,
+                                  names, vote.pick, vote.retie)
             if day.exit_mode == "required":
                 # A tie that removes nobody is a day with no exit, which the rules forbid.
                 results = [r for r in results if r.out or r.hole]
