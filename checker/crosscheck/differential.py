@@ -346,7 +346,9 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: 
                 if pick_problem(rule, u.targets, u.pick, u.retie):
                     parts.append(z3.BoolVal(False, game.ctx))
                 elif u.pick is not None:
-                    parts.append(z3.Implies(pv.tie_effect.one, pv.vote_target == u.pick))
+                    # (`tie random` always sends the drawn one out: no tie effect is stated)
+                    one = pv.tie_effect.one if pv.tie_effect is not None else z3.BoolVal(True, game.ctx)
+                    parts.append(z3.Implies(one, pv.vote_target == u.pick))
                     if pv.retie is not None:
                         parts.append(z3.Not(pv.retie))
                 elif u.retie:

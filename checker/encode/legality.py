@@ -468,15 +468,28 @@ def team_once(game: Game, pv: PhaseVars) -> None:
 
 
 def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
-    """Who may be voted out or tied; what a tie does is stated at the vote (vote.tie_rules)."""
+    """Who may be voted out or tied, and what a tie does. The fixed tie rules are stated as
+    plain terms; a tie broken by a player or revoted is stated by vote.tie_rules."""
     day = game.sc.day
     k, x = pv.vote_kind, pv.vote_target
     a, b = pv.tie
+    dynamic = day.tie in ("chosen", "revote")
+    tie_open = not dynamic and day.tie not in ("no_exit", "random", "all_leave")
     game.add(Or(k == 0, k == 1, k == 2))
     game.add(Implies(Not(pv.active), k == 0))
     if day.exit_mode == "required":
         game.add(Implies(pv.active, k != 0))  # a day after the game has ended is not played
+        if day.tie == "no_exit":
+            # As the interpreter: a tie that removes nobody is a day with no exit.
+            game.add(Implies(pv.active, k != 2))
     game.add(Implies(k == 1, And(x >= 0, x < game.n, pick(x, S["alive"]))))
+    if dynamic:
+        tie_rules(game, pv, S)
+    elif day.tie == "random":
+        game.add(Implies(k == 2, Or(x == a, x == b)))  # the tied player drawn
+        game.add(Implies(And(k != 1, k != 2), x == NONE))
+    else:
+        game.add(Implies(k != 1, x == NONE))
     game.add(Implies(k == 2, And(a >= 0, a < b, b < game.n, pick(a, S["alive"]), pick(b, S["alive"]))))
     for on_day, flt in day.candidates:
         if on_day is not None and on_day != phase.number:
@@ -486,7 +499,8 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
             game.add(Implies(Or([k == kd for kd in kinds]), ok))
     if pv.ballots is not None:
         tally_legal(game, pv, S)
-    tie_rules(game, pv, S)
+    if k is not None and tie_open:
+        pv.undefined.append((And(pv.active, k == 2), Hole(holes.TIE, "what a tied vote does", holes.DAY)))
 
 # -------------------------------------------------------------- resolution
 

@@ -117,9 +117,16 @@ def voted_out(game: Game, pv: PhaseVars, s: int):
     """Whether the day's vote sends seat s out: voted out alone, or the player a tie sends out
     (the one drawn, picked or revoted, `vote_target`; under `tie all_leave`, each of the tied)."""
     k, x = pv.vote_kind, pv.vote_target
-    eff = pv.tie_effect
-    return Or(And(k == 1, x == s), And(k == 2, eff.one, x == s),
-              And(k == 2, eff.both, Or(pv.tie[0] == s, pv.tie[1] == s)))
+    parts = [And(k == 1, x == s)]
+    tie = game.sc.day.tie
+    if tie == "random":
+        parts.append(And(k == 2, x == s))
+    elif tie == "all_leave":
+        parts.append(And(k == 2, Or(pv.tie[0] == s, pv.tie[1] == s)))
+    elif tie in ("chosen", "revote"):
+        eff = pv.tie_effect
+        parts += [And(k == 2, eff.one, x == s), And(k == 2, eff.both, Or(pv.tie[0] == s, pv.tie[1] == s))]
+    return Or(parts)
 
 
 def tied(pv: PhaseVars, s: int):
