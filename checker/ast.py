@@ -189,6 +189,18 @@ class Clause:
     cites: Cites = ()
     span: Span = spanned()
     schedules: tuple["CheckSchedule", ...] = ()  # `wins checked after … or after …`
+    tie: "TieSpec | None" = None  # `tie …`
+
+
+@dataclass(frozen=True)
+class TieSpec:
+    """A tie rule as written: `chosen by sheriff`, `revote then no_exit`."""
+
+    rule: Name
+    roles: tuple[Name, ...] = ()  # `by ROLE, …`
+    item: Name | None = None  # `by holder of ITEM`
+    then: "TieSpec | None" = None
+    span: Span = spanned()
 
 
 @dataclass(frozen=True)
@@ -306,6 +318,7 @@ class CompositionDecl:
     cites: Cites
     span: Span = spanned()
     players_span: Span = spanned()
+    name: Name | None = None  # an alternative of the setup, as reports and queries call it
 
 
 @dataclass(frozen=True)
@@ -515,6 +528,9 @@ class Use:
     vote: str | None = None  # player, none, tie
     span: Span = spanned()
     votes: int | None = None  # `vote P with N`: the votes cast for P, against the quorum
+    pick: PlayerRef | None = None  # `vote tie P, Q then P`: the one the tie sends out
+    retie: bool = False  # `vote tie P, Q then tie`: the second vote ties again
+    ballots: tuple[PlayerRef, ...] | None = None  # `vote P by Q, R`: who voted for P
 
 
 @dataclass(frozen=True)
@@ -558,6 +574,7 @@ class Query:
     open: "OpenQuestion | None" = None  # `can …` / `must …`: asked of the encoding
     unlisted: bool = False  # `unlisted players …`: a seating no composition lists
     unlisted_count: int | None = None  # `unlisted composition N { … }`: the players it is for
+    composition_name: Name | None = None  # `composition NAME`: a named alternative
 
 
 @dataclass(frozen=True)

@@ -253,8 +253,10 @@ class _Builder(Transformer):
     def composition_decl(self, meta, children):
         players = children[0]
         entries = tuple(self._pick(children, ast.CompEntry))
+        names = self._pick(children, ast.Name)
         return ast.CompositionDecl(players.value, self._label(children), entries,
-                                   self._cites(children), self._span(meta), players.span)
+                                   self._cites(children), self._span(meta), players.span,
+                                   names[0] if names else None)
 
     def comp_entry(self, meta, children):
         count = self._one(children, _Int)
@@ -591,8 +593,25 @@ class _Builder(Transformer):
     def vote_quorum(self, meta, children):
         return _Tagged("quorum", children[0])
 
+    def weight_field(self, meta, children):
+        return self._clause(meta, children, "weight")
+
     def tie_field(self, meta, children):
-        return self._clause(meta, children, "tie")
+        spec = children[0]
+        return self._clause(meta, children[1:], "tie", names=(spec.rule,), tie=spec)
+
+    def tie_spec(self, meta, children):
+        by = self._one(children, _Tagged)
+        then = self._one(children[1:], ast.TieSpec)
+        roles = by.value if by is not None and by.tag == "roles" else ()
+        item = by.value if by is not None and by.tag == "holder" else None
+        return ast.TieSpec(children[0], roles, item, then, self._span(meta))
+
+    def tie_by_holder(self, meta, children):
+        return _Tagged("holder", children[0])
+
+    def tie_by_roles(self, meta, children):
+        return _Tagged("roles", children[0].names)
 
     def exits_field(self, meta, children):
         return self._clause(meta, children, "exits")
@@ -723,6 +742,7 @@ class _Builder(Transformer):
             ast.PlayerRef(e.role, None, e.span) for _, entries in counted for e in entries
             for _ in range(e.count))
         compositions = pick("composition")
+        composition_names = pick("composition_name")
         starts = pick("from")
         gaps = pick("gap")
         opens = pick("open")
@@ -732,7 +752,8 @@ class _Builder(Transformer):
                          tuple(pick("phase")), tuple(pick("expect")),
                          tuple(c.strings[0] for c in children if isinstance(c, ast.Clause)),
                          self._span(meta), gaps[0] if gaps else None, opens[0] if opens else None,
-                         bool(pick("unlisted") or counted), counted[0][0] if counted else None)
+                         bool(pick("unlisted") or counted), counted[0][0] if counted else None,
+                         composition_names[0] if composition_names else None)
 
     def q_open(self, meta, children):
         mode = str(children[0])
@@ -788,6 +809,9 @@ class _Builder(Transformer):
     def q_composition(self, meta, children):
         return _Tagged("composition", children[0].value)
 
+    def q_composition_name(self, meta, children):
+        return _Tagged("composition_name", children[0])
+
     def q_setting(self, meta, children):
         return _Tagged("setting", (children[0], children[1]))
 
@@ -836,7 +860,8 @@ class _Builder(Transformer):
         return self._state(meta, "side", player=children[0], name=children[1])
 
     def st_holds(self, meta, children):
-        return self._state(meta, "holds", player=children[0], name=children[1], other=children[2])
+        return self._state(meta, "holds", player=children[0], name=children[1],
+                           other=children[2] if len(children) > 2 else None)
 
     def st_memory(self, meta, children):
         value = children[1]
@@ -866,14 +891,26 @@ class _Builder(Transformer):
 
     def c_vote(self, meta, children):
         votes = self._one(children, _Int)
+        # `vote P by Q, R`: the players whose votes sent P out (a tallied vote, `weight`).
+        voters = tuple(c for c in children[1:] if isinstance(c, ast.PlayerRef))
         return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta),
-                       votes=votes.value if votes else None)
+                       votes=votes.value if votes else None, ballots=voters or None)
 
     def c_vote_none(self, meta, children):
         return ast.Use(None, vote="none", span=self._span(meta))
 
     def c_vote_tie(self, meta, children):
-        return ast.Use(None, on=tuple(children), vote="tie", span=self._span(meta))
+        tied = tuple(c for c in children if isinstance(c, ast.PlayerRef))
+        pick = self._one(children, _Tagged)
+        return ast.Use(None, on=tied, vote="tie", span=self._span(meta),
+                       pick=pick.value if pick is not None and pick.tag == "player" else None,
+                       retie=pick is not None and pick.tag == "tie")
+
+    def tie_pick_player(self, meta, children):
+        return _Tagged("player", children[0])
+
+    def tie_pick_tie(self, meta, children):
+        return _Tagged("tie", True)
 
     def c_use(self, meta, children):
         tags = {c.tag: c.value for c in children[1:] if isinstance(c, _Tagged)}

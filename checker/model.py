@@ -18,7 +18,7 @@ PHASE_NAMES = ("intro_day", "intro_night", "blind_day", "day", "night")
 NIGHT_PHASES = ("intro_night", "night")
 DAY_PHASES = ("intro_day", "blind_day", "day")
 PERIODS = ("game", "night", "day", "round")
-TIE_RULES = ("no_exit", "revote", "random", "all_leave", "undecided")
+TIE_RULES = ("no_exit", "revote", "random", "all_leave", "undecided", "chosen")
 WIN_CHECK_POINTS = ("day", "night", "exit", "vote", "deaths")
 BUILTIN_KINDS = ("vote", "kick")
 
@@ -102,10 +102,21 @@ class Composition:
     cites: ast.Cites
     span: Span = spanned()
     players_span: Span = spanned()
+    name: ast.Name | None = None  # a named alternative of the setup (`composition 7 cop {…}`)
 
     @property
     def total(self) -> int:
         return sum(n for _, n in self.entries)
+
+    @property
+    def title(self) -> str:
+        """How reports and queries call it: `7 cop_doctor` when named, else `7`."""
+        return f"{self.players} {self.name.text}" if self.name is not None else str(self.players)
+
+    @property
+    def ref(self) -> str:
+        """How a query selects it: `composition cop_doctor`, or `composition 7`."""
+        return self.name.text if self.name is not None else str(self.players)
 
     def seats(self) -> tuple[str, ...]:
         return tuple(role for role, n in self.entries for _ in range(n))
@@ -177,6 +188,28 @@ class Ability:
 
 
 @dataclass(frozen=True)
+class TieRule:
+    """What a tied vote does. `chosen`: the first living player holding one of `roles` (or
+    the item) sends one of the tied out; `revote`: the tied face a second vote, which sends one
+    of them out or ties again, and `then` (else `undecided`) is what a second tie does."""
+
+    kind: str  # one of TIE_RULES
+    roles: tuple[str, ...] = ()
+    item: str | None = None
+    then: "TieRule | None" = None
+
+    @property
+    def second(self) -> "TieRule":
+        """The rule for a second tie, after a revote."""
+        return self.then if self.then is not None else TieRule("undecided")
+
+    @property
+    def may_remove(self) -> bool:
+        """Whether a tie under this rule can send one of the tied out."""
+        return self.kind in ("random", "all_leave", "chosen", "revote")
+
+
+@dataclass(frozen=True)
 class Day:
     label: str | None
     vote: str | None  # majority, quorum
@@ -190,6 +223,8 @@ class Day:
     span: Span = spanned()
     vote_cites: tuple[ast.RuleRef, ...] = ()
     candidate_cites: tuple[tuple[ast.RuleRef, ...], ...] = ()  # per `candidates` clause
+    tie_rule: TieRule | None = None  # the `tie` line in full (`tie` is its kind)
+    weight: ast.Expr | None = None  # `weight EXPR`: a voter's votes (`voter` bound): a tallied vote
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from .errors import Diagnostic, SpecError
 from .limits import MAX_PLAYERS
 from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_POINTS, Ability,
                     Acknowledgement, Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
-                    StartOption, Team)
+                    StartOption, Team, TieRule)
 from .source import Span
 from . import vocabulary
 from .vocabulary import nodes
@@ -191,6 +191,7 @@ class Resolver:
         roles = tuple(self._role(d) for d in get(ast.RoleDecl))
         teams = tuple(self._team(d) for d in get(ast.TeamDecl))
         compositions = tuple(self._composition(d) for d in get(ast.CompositionDecl))
+        self._alternatives(compositions)
         phases = self._phases(get(ast.PhasesDecl))
         for d in get(ast.SettingDecl):
             self._setting(d)
@@ -485,7 +486,21 @@ class Resolver:
             seen[sym.key] = e.span
             entries.append((sym.key, e.count))
         return Composition(d.players, d.label, tuple(entries), tuple(e.span for e in d.entries),
-                           d.cites, d.span, d.players_span)
+                           d.cites, d.span, d.players_span, d.name)
+
+    def _alternatives(self, comps: tuple[Composition, ...]) -> None:
+        """Compositions of one player count are a setup's alternatives: each must be named,
+        and the names must differ, or no report or query could tell them apart."""
+        names: dict[str, Composition] = {}
+        for i, c in enumerate(comps):
+            if c.name is not None:
+                if c.name.key in names:
+                    self.error(f"composition name '{c.name.text}' is used twice", c.name.span)
+                names[c.name.key] = c
+            elif any(o.players == c.players for j, o in enumerate(comps) if j != i):
+                self.error(f"there are several compositions of {c.players} players: name each "
+                           "one so reports and queries can tell them apart", c.players_span,
+                           f"write `composition {c.players} NAME {{ … }}`")
 
     def _phase_name(self, name: ast.Name) -> None:
         if name.key not in PHASE_NAMES:
@@ -854,6 +869,8 @@ class Resolver:
 
     def _day(self, d: ast.DayDecl) -> Day:
         vote = quorum = tie = exit_mode = None
+        tie_rule: TieRule | None = None
+        weight = None
         exits = 1
         candidates = []
         seen = {}
@@ -868,9 +885,10 @@ class Resolver:
                     self.expect(quorum, Scope(), INT)
             elif c.keyword == "tie":
                 tie = c.names[0].key
-                if tie not in TIE_RULES:
-                    self.error(f"unknown tie rule '{c.names[0].text}'", c.names[0].span,
-                               "tie rules are: " + ", ".join(TIE_RULES))
+                tie_rule = self._tie_rule(c.tie) if c.tie is not None else TieRule(tie)
+            elif c.keyword == "weight":
+                weight = c.value
+                self.expect(weight, Scope().child(voter=(PLAYER, None)), INT)
             elif c.keyword == "exits":
                 exits = c.number
                 if exits < 1:
@@ -881,12 +899,44 @@ class Resolver:
             elif c.keyword == "candidates":
                 self.expect(c.value, Scope().child(candidate=(PLAYER, None)), BOOL)
                 candidates.append((c.number, c.value))
+        if weight is not None and vote is None:
+            self.error("a `weight` counts votes: the day needs a `vote` line", seen["weight"].span)
         clause_cites = tuple(r for c in d.clauses for r in c.cites)
-        vote_cites = tuple(r for c in d.clauses if c.keyword in ("vote", "tie", "exits", "exit_mode")
+        vote_cites = tuple(r for c in d.clauses if c.keyword in ("vote", "tie", "weight", "exits", "exit_mode")
                            for r in c.cites)
         candidate_cites = tuple(c.cites for c in d.clauses if c.keyword == "candidates")
         return Day(d.label, vote, quorum, tie, exits, exit_mode, tuple(candidates),
-                   clause_cites, d.cites, d.span, vote_cites, candidate_cites)
+                   clause_cites, d.cites, d.span, vote_cites, candidate_cites, tie_rule, weight)
+
+    def _tie_rule(self, spec: ast.TieSpec) -> TieRule:
+        kind = spec.rule.key
+        if kind not in TIE_RULES:
+            self.error(f"unknown tie rule '{spec.rule.text}'", spec.rule.span,
+                       "tie rules are: " + ", ".join(TIE_RULES))
+        chooser = bool(spec.roles) or spec.item is not None
+        if kind == "chosen" and not chooser:
+            self.error("`tie chosen` needs the tie-breaker: `by ROLE, …` or `by holder of ITEM`",
+                       spec.rule.span)
+        elif kind != "chosen" and chooser:
+            self.error(f"only `tie chosen` names a tie-breaker, not `tie {spec.rule.text}`",
+                       spec.rule.span)
+        roles = tuple(sym.key for sym in (self.lookup(n, ("role",), "role") for n in spec.roles)
+                      if sym is not None)
+        item = None
+        if spec.item is not None:
+            sym = self.lookup(spec.item, ("item",), "item")
+            item = sym.key if sym is not None else None
+        then = None
+        if spec.then is not None:
+            if kind != "revote":
+                self.error(f"only `tie revote` has a `then` (what a second tie does), not "
+                           f"`tie {spec.rule.text}`", spec.then.rule.span)
+            elif spec.then.rule.key == "revote":
+                self.error("a second tie cannot be revoted again: say what it does "
+                           "(`then no_exit`, `then random`, …)", spec.then.rule.span)
+            else:
+                then = self._tie_rule(spec.then)
+        return TieRule(kind, roles, item, then)
 
     # -------------------------------------------------------------- expressions
 

@@ -94,7 +94,7 @@ def test_every_grammar_rule_has_a_builder_handler():
                              "effect", "effect_body", "rule_tail", "day_field", "vote_spec",
                              "setting_type", "memory_type", "expr", "or_expr", "and_expr",
                              "query_field", "state_item", "choice_item", "expectation", "goal", "assumed",
-                             "not_expr", "comparison", "sum", "product", "atom"}
+                             "not_expr", "comparison", "sum", "product", "atom", "tie_by", "tie_pick"}
     missing = [n for n in _grammar_rule_handlers() - inlined_without_alias
                if not hasattr(_Builder, n)]
     assert missing == []

@@ -190,7 +190,7 @@ class Encoded:
 
     @property
     def where(self) -> str:
-        return f"composition {self.comp.players}, default settings, up to {self.options.bound} round" \
+        return f"composition {self.comp.title}, default settings, up to {self.options.bound} round" \
                f"{'s' if self.options.bound != 1 else ''}"
 
     def B(self, v):

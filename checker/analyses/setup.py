@@ -44,7 +44,7 @@ def analyse(scenario: Scenario) -> list[Finding]:
 def _composition(scenario: Scenario, comp: Composition) -> list[Finding]:
     out: list[Finding] = []
     roles = scenario.role_by_key
-    where = f"composition {comp.players}"
+    where = f"composition {comp.title}"
     if comp.total != comp.players:
         out.append(_finding(
             registry.COUNT_MISMATCH,

@@ -37,7 +37,7 @@ def _finding(side, win, win_side: str, searched) -> Finding:
     proofs = [_prove(found.enc, win_side) for found in searched]
     if all(status == "proved" for status, _, _ in proofs):
         depth = max(k for _, k, _ in proofs)
-        comps = ", ".join(str(f.enc.comp.players) for f in searched)
+        comps = ", ".join(f.enc.comp.title for f in searched)
         # Proved for every length: a side that can never win is a defect of the
         # rulebook, not a matter of the bound, so it is an error.
         return Finding(c.code, c.kind, "error",

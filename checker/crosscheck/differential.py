@@ -22,7 +22,8 @@ from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
 from ..interpreter.play import Player
-from ..model import Scenario
+from ..interpreter.ties import pick_problem
+from ..model import Scenario, TieRule
 from ..phases import Phase, matches, sequence
 
 
@@ -240,8 +241,7 @@ def _state_fields(game: Game, S1, st: State, winner, phase: Phase | None = None,
         for c in game.counter_names:
             f["counters"].append(S1["counters"][s][c] == st.counters[s].get(c, 0))
     for (item, s), var in S1["items"].items():
-        variant = st.items.get((item, s))
-        f["items"].append(var == (ids.value("variant", variant) if variant else NONE))
+        f["items"].append(var == ids.item_value((item, s) in st.items, st.items.get((item, s))))
     for m, seats in S1["mset"].items():
         members = st.memories.get(m) or frozenset()
         f["memories"] += [seats[s] == (s in members) for s in range(game.n)]
@@ -332,11 +332,27 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: 
                                    pv.vote_kind == 0))
             elif u.vote == "player":
                 parts += [pv.vote_kind == 1, pv.vote_target == u.targets[0]]
+                if u.ballots is not None and pv.ballots is not None:  # who voted for him
+                    parts += [pv.ballots[s] == (s in u.ballots) for s in range(game.n)]
             elif u.vote == "none":
                 parts.append(pv.vote_kind == 0)
             elif u.vote == "tie" and ties and scenario.day is not None and len(u.targets) == 2:
                 a, b = sorted(u.targets)
                 parts += [pv.vote_kind == 2, pv.tie[0] == a, pv.tie[1] == b]
+                # The query's pick: the one the tie sends out (where the rules let it send
+                # one out: a tie with nobody to break it is a hole whatever the pick), or a
+                # revote that ties again. A pick the rule has no room for is illegal.
+                rule = scenario.day.tie_rule or TieRule("undecided")
+                if pick_problem(rule, u.targets, u.pick, u.retie):
+                    parts.append(z3.BoolVal(False, game.ctx))
+                elif u.pick is not None:
+                    # (`tie random` always sends the drawn one out: no tie effect is stated)
+                    one = pv.tie_effect.one if pv.tie_effect is not None else z3.BoolVal(True, game.ctx)
+                    parts.append(z3.Implies(one, pv.vote_target == u.pick))
+                    if pv.retie is not None:
+                        parts.append(z3.Not(pv.retie))
+                elif u.retie:
+                    parts.append(pv.retie)
             else:
                 return None
             chosen.add("vote")
@@ -435,7 +451,8 @@ CONSTRUCTS = (
        "team with leader", "team leader left, then any", "team without leader",
        "block then targeted", "conversion",
        "rule for", "rule unless", "rule overrides", "rule at",
-       "vote exit", "vote none", "vote quorum", "tie no_exit", "tie random", "tie all_leave",
+       "vote exit", "vote none", "vote quorum", "vote weight",
+       "tie no_exit", "tie random", "tie all_leave", "tie chosen", "tie revote",
        "exit required",
        "candidates", "win", "win readings disagree", "priority", "illegal choice")
 )
@@ -533,7 +550,9 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             if day is not None and u.vote != "none":
                 if day.quorum is not None:
                     out.add("vote quorum")
-                if u.vote == "tie" and day.tie in ("no_exit", "random", "all_leave"):
+                if day.weight is not None and u.vote == "player":
+                    out.add("vote weight")
+                if u.vote == "tie" and day.tie in ("no_exit", "random", "all_leave", "chosen", "revote"):
                     out.add(f"tie {day.tie}")
                 if any(d is None or d == phase.number for d, _ in day.candidates):
                     out.add("candidates")

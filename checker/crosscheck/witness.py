@@ -77,7 +77,7 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
                 choices.append(f"vote @{_val(model, pv.vote_target) + 1}")
             elif kind == 2:
                 a, b = (_val(model, x) for x in pv.tie)
-                choices.append(f"vote tie @{a + 1}, @{b + 1}")
+                choices.append(f"vote tie @{a + 1}, @{b + 1}" + _tie_pick(game, model, pv))
         if not choices and pv.phase.is_day and pv.vote_kind is not None and \
                 _val(model, game.states[t]["winner"]) == NONE:
             choices.append("vote none")
@@ -85,13 +85,33 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
     return Witness(_script(game, phases, name, label), phases)
 
 
+def _tie_pick(game: Game, model: z3.ModelRef, pv) -> str:
+    """How the tie came out, where a player's choice or a second vote decides it."""
+    rule = game.sc.day.tie_rule if game.sc.day is not None else None
+    if rule is None or rule.kind not in ("chosen", "revote"):
+        return ""
+    if pv.retie is not None and _true(model, pv.retie):
+        return " then tie"
+    x = _val(model, pv.vote_target)
+    return f" then @{x + 1}" if x != NONE else ""
+
+
 def _script(game: Game, phases, name: str, label: str) -> str:
-    lines = [f"query {name} {quote(label)} {{", f"  composition {game.n}"]
+    lines = [f"query {name} {quote(label)} {{", f"  composition {composition_ref(game.sc, game.seats)}"]
     for phase, choices in phases:
         head = phase.kind + (f" {phase.number}" if phase.kind in ("day", "night") else "")
         lines.append(f"  {head} {{ {'  '.join(choices)} }}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def composition_ref(scenario: Scenario, seats: tuple[str, ...]) -> str:
+    """How a witness names the game's composition: by its name when it has one (two
+    alternatives may share a player count), else by its player count."""
+    for comp in scenario.compositions:
+        if comp.seats() == tuple(seats):
+            return comp.ref
+    return str(len(seats))
 
 
 def replay(game: Game, witness: Witness) -> Answer:

@@ -156,9 +156,13 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
         else:
             choice = next((ch for ch in getattr(source, "choices", ()) if ch.kind == "variant"
                            and ch.names[0].key == e.name.key), None)
-            if choice is None or u is None:
-                raise Unsupported("`give` without a variant", e.span)
-            variant = u.values[choice.binds.key]
+            item = next(i for i in game.sc.items if i.name.key == e.name.key)
+            if choice is not None and u is not None:
+                variant = u.values[choice.binds.key]
+            elif not item.variants:  # an item without variants: held, with no variant
+                variant = game.I(ids.no_variant)
+            else:
+                raise Unsupported("`give` of an item with variants, naming none", e.span)
         key = (e.name.key, s)
         st["items"] = dict(st["items"])
         st["items"][key] = If(cond, variant, st["items"][key])

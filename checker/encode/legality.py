@@ -17,7 +17,7 @@ from ..model import Ability
 from ..phases import Phase, matches
 from ..vocabulary import flat, refers_to
 from .phase_vars import NONE, PhaseVars, Use
-from .vote import tied
+from .vote import tally_legal, tie_rules, tied
 from .terms import And, Eq, Events, If, Implies, Not, Or, Seats, Unsupported, View, compare_op, count_of, pick
 
 if TYPE_CHECKING:
@@ -443,7 +443,8 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
             # As Player._can_trigger_now: a tie can remove any of the tied (`on leave`), and
             # votes them out under a tie rule that sends someone out (`on voted`); the use
             # lapses where the tie sends out another.
-            if t.event.key == "leave" or game.sc.day.tie in ("random", "all_leave"):
+            rule = game.sc.day.tie_rule
+            if t.event.key == "leave" or (rule is not None and rule.may_remove):
                 options.append(tied(pv, u.key))
     return Or(options) if options else game.B(False)
 
@@ -467,10 +468,13 @@ def team_once(game: Game, pv: PhaseVars) -> None:
 
 
 def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+    """Who may be voted out or tied, and what a tie does. The fixed tie rules are stated as
+    plain terms; a tie broken by a player or revoted is stated by vote.tie_rules."""
     day = game.sc.day
     k, x = pv.vote_kind, pv.vote_target
     a, b = pv.tie
-    tie_open = day.tie not in ("no_exit", "random", "all_leave")
+    dynamic = day.tie in ("chosen", "revote")
+    tie_open = not dynamic and day.tie not in ("no_exit", "random", "all_leave")
     game.add(Or(k == 0, k == 1, k == 2))
     game.add(Implies(Not(pv.active), k == 0))
     if day.exit_mode == "required":
@@ -479,7 +483,9 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
             # As the interpreter: a tie that removes nobody is a day with no exit.
             game.add(Implies(pv.active, k != 2))
     game.add(Implies(k == 1, And(x >= 0, x < game.n, pick(x, S["alive"]))))
-    if day.tie == "random":
+    if dynamic:
+        tie_rules(game, pv, S)
+    elif day.tie == "random":
         game.add(Implies(k == 2, Or(x == a, x == b)))  # the tied player drawn
         game.add(Implies(And(k != 1, k != 2), x == NONE))
     else:
@@ -491,6 +497,8 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
         for who, kinds in ((x, (1,)), (a, (2,)), (b, (2,))):
             ok = game.compiler.value(flt, View(game, S, Events(game.ctx), {"candidate": who, "__holes": []}))
             game.add(Implies(Or([k == kd for kd in kinds]), ok))
+    if pv.ballots is not None:
+        tally_legal(game, pv, S)
     if k is not None and tie_open:
         pv.undefined.append((And(pv.active, k == 2), Hole(holes.TIE, "what a tied vote does", holes.DAY)))
 

@@ -45,6 +45,9 @@ class PhaseVars:
     vote_kind: z3.ArithRef | None = None  # 0 nobody, 1 a player, 2 a tie the rules leave open
     vote_target: z3.ArithRef | None = None
     tie: tuple = ()  # the two tied players, when vote_kind is 2
+    retie: z3.BoolRef | None = None  # `tie revote`: the second vote ties again
+    tie_effect: object = None  # what the tie does at the vote (vote.TieEffect)
+    ballots: list | None = None  # a tallied vote (`weight`): per seat, he voted for vote_target
     order: z3.ArithRef | None = None
     perms: list = field(default_factory=list)
     undefined: list = field(default_factory=list)  # (condition, Hole)

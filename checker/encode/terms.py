@@ -250,6 +250,15 @@ class Ids:
                         options.setdefault(n.key, None)
         self.options = list(options)
         self.all_variants = list(dict.fromkeys(v for vs in self.variants.values() for v in vs))
+        # An item held with no variant (an item that has none: a title, a badge): a value of
+        # its own, neither "not held" (NONE) nor any variant.
+        self.no_variant = len(self.all_variants)
+
+    def item_value(self, held: bool, variant: str | None) -> int:
+        """An item's value in the state: NONE, the variant held, or held with no variant."""
+        if not held:
+            return -1
+        return self.value("variant", variant) if variant else self.no_variant
 
     def constant(self, key: str) -> int | None:
         """The number of a role, side, kind, variant or option named by key."""

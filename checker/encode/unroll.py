@@ -278,8 +278,7 @@ class Game:
             for c in self.counter_names:
                 self.add(st["counters"][s][c] == state0.counters[s].get(c, 0))
         for (item, s), var in st["items"].items():
-            variant = state0.items.get((item, s))
-            self.add(var == (ids.value("variant", variant) if variant else NONE))
+            self.add(var == ids.item_value((item, s) in state0.items, state0.items.get((item, s))))
         for m, seats in st["mset"].items():
             members = state0.memories.get(m) or frozenset()
             for s in range(self.n):
@@ -399,6 +398,10 @@ class Game:
             pv.vote_kind = self.ranged(f"t{t}_votekind", 0, 2)
             pv.vote_target = self.ranged(f"t{t}_votetarget", NONE, self.n - 1)
             pv.tie = (self.ranged(f"t{t}_tie0", NONE, self.n - 1), self.ranged(f"t{t}_tie1", NONE, self.n - 1))
+            if self.sc.day.tie == "revote":
+                pv.retie = z3.Bool(f"t{t}_retie", self.ctx)
+            if self.sc.day.weight is not None:
+                pv.ballots = [z3.Bool(f"t{t}_ballot{s}", self.ctx) for s in range(self.n)]
             legality.vote_legal(self, pv, S, phase, view0)
         for u in pv.uses:
             self.add(Implies(u.used, pv.active))
@@ -707,7 +710,8 @@ class Game:
                 if ceiling.get(c) is not None:
                     self.add(st["counters"][s][c] <= ceiling[c])
         for (item, s), var in st["items"].items():
-            self.add(Or([var == NONE] + [var == ids.value("variant", v) for v in ids.variants[item]]))
+            values = [ids.value("variant", v) for v in ids.variants[item]] or [ids.no_variant]
+            self.add(Or([var == NONE] + [var == v for v in values]))
         for var in st["mone"].values():
             self.add(And(var >= NONE, var < n))
         for (a_key, k), var in st["uses"].items():

@@ -3,17 +3,24 @@ and the hole of a quorum table with no row for the number alive.
 
 A vote is nobody (kind 0), one player (kind 1, `vote_target`) or a tie between two players
 (kind 2, `tie`), whatever the tie rule: the tied are the players the rules then act on (the
-candidates they must be, the triggers they set off), and `tie random` draws one of them
-(`vote_target`)."""
+candidates they must be, the triggers they set off). A tie rule that sends one of them out
+(`tie random`, `tie chosen by …`, a revote's second vote) names him in `vote_target`; under
+`tie revote`, `retie` says the second vote tied again (as interpreter/ties.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dataclasses import dataclass
+
+import z3
+
 from .. import ast, holes
 from ..holes import Hole
+from ..model import TieRule
 from .passes import Pass
-from .terms import And, Events, Not, Or, View
+from .phase_vars import NONE
+from .terms import And, Events, Implies, Not, Or, View
 
 if TYPE_CHECKING:
     from .phase_vars import PhaseVars
@@ -38,9 +45,77 @@ def vote_causes(p: Pass, vote: PhaseVars) -> None:
         p.event(("voted", s), on)
 
 
+OPEN_TIE = "what a tied vote does"
+NO_BREAKER = "who breaks a tie when nobody who may is left"
+
+
+@dataclass(frozen=True)
+class TieEffect:
+    """Under a tie (kind 2): when it sends `vote_target` out, when both tied, and when it is
+    a hole, with what the rules leave open."""
+    one: object
+    both: object
+    holes: tuple = ()  # (condition, what is open)
+
+
+def tie_effect(game: Game, pv: PhaseVars, S: dict, rule: TieRule, second: bool = False) -> TieEffect:
+    """As interpreter/ties.tie_results, on the state at the vote."""
+    T, F = game.B(True), game.B(False)
+    kind = rule.kind
+    if kind == "random":
+        return TieEffect(T, F)
+    if kind == "all_leave":
+        return TieEffect(F, T)
+    if kind == "no_exit":
+        return TieEffect(F, F)
+    if kind == "chosen":
+        breaker = tie_breaker(game, S, rule)
+        return TieEffect(breaker, F, ((Not(breaker), NO_BREAKER),))
+    if kind == "revote" and not second:
+        again = tie_effect(game, pv, S, rule.second, second=True)
+        return TieEffect(Or(Not(pv.retie), And(pv.retie, again.one)), And(pv.retie, again.both),
+                         tuple((And(pv.retie, c), why) for c, why in again.holes))
+    return TieEffect(F, F, ((T, OPEN_TIE),))
+
+
+def tie_breaker(game: Game, S: dict, rule: TieRule):
+    """A living player who breaks a tie: holding one of the rule's roles, or its item."""
+    ids = game.ids
+    roles = [ids.roles.index(r) for r in rule.roles]
+    out = []
+    for s in range(game.n):
+        holds = [S["role"][s] == r for r in roles]
+        if rule.item is not None:
+            holds.append(S["items"][(rule.item, s)] >= 0)
+        out.append(And(S["alive"][s], Or(holds)))
+    return Or(out)
+
+
+def tie_rules(game: Game, pv: PhaseVars, S: dict) -> None:
+    """What a tie does at this day's vote, on the state the day starts in (as the legality of
+    its choices): whom `vote_target` may name, the holes, and no tie that removes nobody
+    where the rules require an exit."""
+    day = game.sc.day
+    rule = day.tie_rule or TieRule("undecided")
+    k, x = pv.vote_kind, pv.vote_target
+    a, b = pv.tie
+    eff = tie_effect(game, pv, S, rule)
+    pv.tie_effect = eff
+    game.add(Implies(And(k == 2, eff.one), Or(x == a, x == b)))  # the tied player sent out
+    game.add(Implies(Not(Or(k == 1, And(k == 2, eff.one))), x == NONE))
+    if pv.retie is not None:
+        game.add(Implies(k != 2, Not(pv.retie)))
+    if day.exit_mode == "required":
+        # As the interpreter: a tie that removes nobody is a day with no exit.
+        hole = Or([c for c, _ in eff.holes]) if eff.holes else game.B(False)
+        game.add(Implies(And(pv.active, k == 2), Or(eff.one, eff.both, hole)))
+    for cond, why in eff.holes:
+        pv.undefined.append((And(pv.active, k == 2, cond), Hole(holes.TIE, why, holes.DAY)))
+
+
 def voted_out(game: Game, pv: PhaseVars, s: int):
     """Whether the day's vote sends seat s out: voted out alone, or the player a tie sends out
-    (`tie random`: the one drawn, `vote_target`; `tie all_leave`: each of the tied)."""
+    (the one drawn, picked or revoted, `vote_target`; under `tie all_leave`, each of the tied)."""
     k, x = pv.vote_kind, pv.vote_target
     parts = [And(k == 1, x == s)]
     tie = game.sc.day.tie
@@ -48,6 +123,9 @@ def voted_out(game: Game, pv: PhaseVars, s: int):
         parts.append(And(k == 2, x == s))
     elif tie == "all_leave":
         parts.append(And(k == 2, Or(pv.tie[0] == s, pv.tie[1] == s)))
+    elif tie in ("chosen", "revote"):
+        eff = pv.tie_effect
+        parts += [And(k == 2, eff.one, x == s), And(k == 2, eff.both, Or(pv.tie[0] == s, pv.tie[1] == s))]
     return Or(parts)
 
 
@@ -66,6 +144,27 @@ def quorum_at_vote(game: Game, pv: PhaseVars):
     S = pv.vote_state
     needed = game.compiler.value(quorum, View(game, S, Events(game.ctx), {"__holes": []}))
     return needed, quorum_gap(game, quorum, S)
+
+
+def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
+    """As interpreter/tally.py: the ballots cast for the player voted out (each voter counting
+    his `weight`, on the state the day starts in) reach a majority of all the living's votes,
+    or the quorum; nobody casts a ballot unless somebody is voted out."""
+    day = game.sc.day
+    k = pv.vote_kind
+    view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
+    w = [game.compiler.value(day.weight, view(s)) for s in range(game.n)]
+    alive = S["alive"]
+    tally = z3.Sum([z3.If(And(pv.ballots[s], alive[s]), w[s], 0) for s in range(game.n)])
+    for s in range(game.n):
+        game.add(Implies(pv.ballots[s], And(k == 1, alive[s])))
+    if day.vote == "majority":
+        total = z3.Sum([z3.If(alive[s], w[s], 0) for s in range(game.n)])
+        game.add(Implies(k == 1, 2 * tally > total))
+    else:
+        gap = quorum_gap(game, day.quorum, S)
+        quorum = game.compiler.value(day.quorum, View(game, S, Events(game.ctx), {"__holes": []}))
+        game.add(Implies(And(k == 1, Not(gap)), tally >= quorum))
 
 
 def quorum_gap(game: Game, quorum, S: dict):

@@ -24,6 +24,9 @@ class BoundUse:
     explicit_actor: bool = False
     span: object = None
     votes: int | None = None  # `vote P with N`: P is voted out only with the quorum's votes
+    pick: int | None = None  # a tie: the one it sends out (`then P`)
+    ballots: tuple[int, ...] | None = None  # `vote P by Q, R`: who voted for P (a tallied vote)
+    retie: bool = False  # a tie under `tie revote`: the second vote ties again (`then tie`)
 
     def value_map(self) -> dict:
         return dict(self.values)
@@ -55,19 +58,28 @@ class Binder:
                     self.error(f"'{ref}' is not a role of {sc.text}", ref.span)
                     continue
                 roles.append(ref.role.key)
-            declared = {c.players: c for c in sc.compositions}
             if q.unlisted:  # no composition need match: the pre-start checks judge it
                 return tuple(roles)
-            if len(roles) not in declared:
-                counts = ", ".join(str(n) for n in sorted(declared)) or "none"
+            same = [c for c in sc.compositions if c.players == len(roles)]
+            if not same:
+                counts = ", ".join(str(n) for n in sorted({c.players for c in sc.compositions})) or "none"
                 self.error(f"the rulebook lists no composition of {len(roles)} players "
                            f"(it lists: {counts}); a count it does not list is never guessed",
                            q.span)
-            elif sorted(roles) != sorted(declared[len(roles)].seats()):
-                self.error(f"these {len(roles)} players do not match the composition of "
+            elif not any(sorted(roles) == sorted(c.seats()) for c in same):
+                which = "the composition" if len(same) == 1 else "any composition"
+                self.error(f"these {len(roles)} players do not match {which} of "
                            f"{len(roles)} the rulebook lists", q.players[0].span)
             return tuple(roles)
         comps = sc.compositions
+        if q.composition_name is not None:
+            named = [c for c in comps if c.name is not None and c.name.key == q.composition_name.key]
+            if not named:
+                known = ", ".join(c.name.text for c in comps if c.name is not None) or "none"
+                self.error(f"the rulebook names no composition '{q.composition_name.text}' "
+                           f"(it names: {known})", q.composition_name.span)
+                return None
+            return named[0].seats()
         if q.composition is not None:
             found = [c for c in comps if c.players == q.composition]
             if not found:
@@ -76,10 +88,16 @@ class Binder:
                            f"(it lists: {counts}); a count it does not list is never guessed",
                            q.span)
                 return None
+            if len(found) > 1:
+                self.error(f"the rulebook lists {len(found)} compositions of {q.composition} "
+                           "players: name one (`composition NAME`: "
+                           + ", ".join(c.ref for c in found) + ")", q.span)
+                return None
             return found[0].seats()
         if len(comps) == 1:
             return comps[0].seats()
-        self.error("say which composition the game uses: `composition N` or `players …`", q.span)
+        self.error("say which composition the game uses: `composition N`, `composition NAME` "
+                   "or `players …`", q.span)
         return None
 
     def seat(self, ref: ast.PlayerRef, seats: tuple[str, ...]) -> int | None:
@@ -194,12 +212,18 @@ class Binder:
                                + (", ".join(i.name.text for i in sc.items) or "none"), item.name.span)
                     continue
                 variants = [v.key for v, _ in decl.variants]
-                if variants and item.other.key not in variants:
+                if item.other is None and variants:
+                    self.error(f"say which variant of '{item.name.text}' is held: "
+                               f"`{item.name.text}({variants[0]})`", item.name.span)
+                elif item.other is not None and variants and item.other.key not in variants:
                     self.error(f"'{item.other.text}' is not a variant of {decl.name.text}; its "
                                "variants are: " + ", ".join(v.text for v, _ in decl.variants),
                                item.other.span)
-                    continue
-                state.items[(item.name.key, seat)] = item.other.key
+                elif item.other is not None and not variants:
+                    self.error(f"'{item.name.text}' has no variant '{item.other.text}' (it has none: "
+                               "write it alone)", item.other.span)
+                else:
+                    state.items[(item.name.key, seat)] = item.other.key if item.other else None
             elif item.verb == "memory":
                 decl = next((m for m in sc.memories if m.name.key == item.name.key), None)
                 if decl is None:
@@ -286,7 +310,19 @@ class Binder:
             elif u.votes is not None and u.votes > len(seats):
                 self.error(f"`with {u.votes}`: there are only {len(seats)} players to vote",
                            u.span)
-            return BoundUse(None, None, targets, (), u.vote, span=u.span, votes=u.votes)
+            pick = self.seat(u.pick, seats) if u.pick is not None else None
+            ballots = None
+            if u.ballots is not None:
+                day = self.scenario.day
+                if day is None or day.weight is None:
+                    self.error("this day's vote is not tallied (its `day` has no `weight`): "
+                               "give the result alone (`vote P`)", u.ballots[0].span)
+                found = [self.seat(r, seats) for r in u.ballots]
+                ballots = tuple(s for s in found if s is not None)
+                if len(set(ballots)) != len(ballots):
+                    self.error("a player votes once", u.ballots[0].span)
+            return BoundUse(None, None, targets, (), u.vote, span=u.span, votes=u.votes, pick=pick,
+                            retie=u.retie, ballots=ballots)
         ability = self.scenario.ability_by_key.get(u.ability.key)
         if ability is None:
             self.error(f"unknown ability '{u.ability.text}'", u.ability.span)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from .. import holes
 from ..evaluate import EvalError, Evaluator, State
 from ..holes import Hole
-from ..model import Scenario
+from ..model import Scenario, TieRule
 from ..phases import Phase, matches
 from ..vocabulary import flat
 from . import obligations
@@ -25,6 +25,8 @@ from .legal import (
     use_key,
 )
 from .resolution import Attack, Report, Resolver, Scratch
+from .tally import tally_problem
+from .ties import pick_problem, tie_results
 
 MAX_BRANCHES = 256
 
@@ -140,9 +142,10 @@ class Player:
             before = [u for u in rest if self._moment(u, phase) == "before"]
             after = [u for u in rest if self._moment(u, phase) == "after"]
             cards = [u for u in rest if self._moment(u, phase) == "vote"]
+            start = state.clone()  # who may break a tie is judged at the start of the day
             results = self._resolve(state, phase, "before", before + waiting, extra)
             results = self._then(results, lambda st, rep: self._vote(
-                st, phase, votes, rep, cards + _still_waiting(waiting, rep)))
+                st, phase, votes, rep, cards + _still_waiting(waiting, rep), start))
             results = self._then(results, lambda st, rep: self._resolve(
                 st, phase, "after", after + _still_waiting(waiting, rep), [], rep))
         out = []
@@ -254,14 +257,25 @@ class Player:
             cites = tuple(r.id for r in day.vote_cites) + tuple(r.id for r in day.cites)
             if votes[0].vote == "none" and day.exit_mode == "required":
                 problems.append(Problem("the rules require a vote exit each day", cites))
-            elif votes[0].vote == "tie" and day.tie == "no_exit" and day.exit_mode == "required":
-                # A tie that removes nobody is a day with no exit, which the rules forbid.
-                problems.append(Problem("the rules require a vote exit each day, and a tie "
-                                        "removes nobody (`tie no_exit`)", cites))
+            elif votes[0].vote == "tie":
+                vote = votes[0]
+                rule = day.tie_rule or TieRule("undecided")
+                why = pick_problem(rule, vote.targets, vote.pick, vote.retie)
+                if why:
+                    problems.append(Problem(why, cites))
+                elif day.exit_mode == "required" and not any(
+                        r.out or r.hole for r in tie_results(rule, state, vote.targets, "",
+                                                             vote.pick, vote.retie)):
+                    # A tie that removes nobody is a day with no exit, which the rules forbid.
+                    problems.append(Problem("the rules require a vote exit each day, and this "
+                                            f"tie removes nobody (`tie {rule.kind}`)", cites))
             for seat in votes[0].targets:
                 problem, rule_ids = self._candidate_problem(state, phase, seat)
                 if problem:
                     problems.append(Problem(problem, rule_ids))
+            short = tally_problem(self.sc, state, votes[0])
+            if short:
+                problems.append(Problem(short, cites))
         return problems
 
     def _can_trigger_now(self, ability, u: BoundUse, uses: list[BoundUse]) -> bool:
@@ -279,7 +293,8 @@ class Player:
                     # A tie votes out one of the tied (`tie random`) or each (`tie all_leave`):
                     # the use lapses where it sends out another.
                     sends_out = other.vote == "player" or (
-                        other.vote == "tie" and self.sc.day is not None and self.sc.day.tie in ("random", "all_leave"))
+                        other.vote == "tie" and self.sc.day is not None
+                        and self.sc.day.tie_rule is not None and self.sc.day.tie_rule.may_remove)
                     if t.event.key == "voted" and other.ability is None and sends_out \
                             and u.actor in other.targets:
                         return True
@@ -353,7 +368,8 @@ class Player:
 
     # -------------------------------------------------------------- the vote
 
-    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report, cards=()):
+    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report, cards=(),
+              start: State | None = None):
         day = self.sc.day
         if not votes:
             return [(state, report)]
@@ -387,17 +403,27 @@ class Player:
         if vote.vote == "tie":
             names = ", ".join(seat_name(self.sc, state, s) for s in vote.targets)
             report.vote = f"tie between {names}"
-            if day.tie == "no_exit":
+            results = tie_results(day.tie_rule or TieRule("undecided"), start or state, vote.targets,
+                                  names, vote.pick, vote.retie)
+            if day.exit_mode == "required":
+                # A tie that removes nobody is a day with no exit, which the rules forbid.
+                results = [r for r in results if r.out or r.hole]
+            groups = [list(r.out) for r in results if r.out]
+            if len(results) == 1 and not results[0].out:  # nobody leaves, or a hole
+                if results[0].hole is not None:
+                    report.holes.append(Hole(holes.TIE, results[0].hole, holes.DAY))
                 return [(state, report)]
-            if day.tie in ("random", "all_leave"):
-                groups = [[s] for s in vote.targets] if day.tie == "random" else [list(vote.targets)]
-            else:
-                report.holes.append(Hole(holes.TIE, f"the rules do not say what a tie ({names}) does",
-                                         holes.DAY))
-                return [(state, report)]
+            out = []
+            for r in results:
+                if r.hole is not None:
+                    rep = _merge(report, Report(phase))
+                    rep.holes.append(Hole(holes.TIE, r.hole, holes.DAY))
+                    out.append((state.clone(), rep))
+                elif not r.out:
+                    out.append((state.clone(), _merge(report, Report(phase))))
         else:
             groups = [list(vote.targets)]
-        out = []
+            out = []
         for group in groups:
             st = state.clone()
             rep = _merge(report, Report(phase))

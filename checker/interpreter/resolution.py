@@ -574,9 +574,13 @@ class Resolver:
         phase (`next night`)."""
         role = sc.state.roles[seat]
         for a in self.sc.abilities:
-            if a.actor is None or a.actor.kind != "role":
+            if a.actor is None or a.actor.kind not in ("role", "holder"):
                 continue
-            if role not in {n.key for n in (a.actor.roles or (a.actor.name,))}:
+            # A holder's ability (`by holder of badge`): the player holding the item when the
+            # event happens (a `give` or `lose` of this phase waits until after its deaths).
+            if a.actor.kind == "holder" and (a.actor.name.key, seat) not in sc.state.items:
+                continue
+            if a.actor.kind == "role" and role not in {n.key for n in (a.actor.roles or (a.actor.name,))}:
                 continue
             for t in a.triggers:
                 if t.event.key == event and (not t.by or kind in {n.key for n in t.by}):

@@ -499,7 +499,7 @@ def hover_text(doc: Document, target: Definition) -> str:
                 or any(n.key == target.key for n in a.actor.roles))]
             if uses:
                 lines.append("abilities: " + ", ".join(f"`{u}`" for u in uses))
-            seats = [f"{c.players} players: {n}" for c in scenario.compositions
+            seats = [f"{c.title} players: {n}" for c in scenario.compositions
                      for r, n in c.entries if r == target.key]
             if seats:
                 lines.append("dealt in: " + "; ".join(seats))
@@ -570,7 +570,8 @@ def symbols(doc: Document) -> list[tuple[str, str, str | None, Span | None, Span
         if space is not None:
             out.append((d.name.text, space, getattr(d, "label", None), d.span, d.name.span))
         elif isinstance(d, ast.CompositionDecl):
-            out.append((f"composition {d.players}", "composition", d.label, d.span, d.players_span or d.span))
+            title = f"composition {d.players}" + (f" {d.name.text}" if d.name else "")
+            out.append((title, "composition", d.label, d.span, d.players_span or d.span))
         elif isinstance(d, ast.WinDecl):
             out.append((f"win {d.side.text}", "win", d.label, d.span, d.side.span))
         elif isinstance(d, (ast.PhasesDecl, ast.DayDecl, ast.WakeDecl, ast.ResolveDecl,

@@ -62,7 +62,8 @@ def describe(path: str) -> dict:
         "sides": [{"key": s.key, "name": s.display, "kind": s.kind} for s in sc.sides],
         "roles": [{"key": r.key, "name": r.display, "side": r.side} for r in sc.roles],
         "compositions": [{
-            "players": c.players, "label": c.label,
+            "players": c.players, "name": c.name.text if c.name else None, "ref": c.ref,
+            "label": c.label,
             "seats": [{"seat": i + 1, "role": k, "name": role[k].display, "side": role[k].side}
                       for i, k in enumerate(c.seats())]}
             for c in sc.compositions if c.total == c.players],

@@ -33,7 +33,7 @@ function player(text) {
 function scenario() { return catalog.find((s) => s.id === $("scenario").value); }
 function composition() {
   const sc = scenario();
-  return sc && sc.compositions.find((c) => String(c.players) === $("composition").value);
+  return sc && sc.compositions.find((c) => c.ref === $("composition").value);
 }
 // The left-to-right mark first: a list box reads each option's direction from its text.
 function seatLabel(seat) { return `\u200e@${seat.seat} ${iso(seat.name)}`; }
@@ -64,7 +64,7 @@ function pickScenario() {
     showErrors({ error: "this spec cannot be read", errors: sc.errors });
     return;
   }
-  $("composition").replaceChildren(...sc.compositions.map((c) => option(String(c.players), c.label ? `${c.players} — ${iso(c.label)}` : String(c.players), "ltr")));
+  $("composition").replaceChildren(...sc.compositions.map((c) => option(c.ref, c.label ? `${c.ref} — ${iso(c.label)}` : c.ref, "ltr")));
   const phases = new Set();
   for (const a of sc.abilities) a.phases.forEach((p) => phases.add(p));
   if (sc.day) phases.add("day");
@@ -199,7 +199,7 @@ function buildQuery(extra) {
   const number = Math.max(1, Math.min(20, parseInt($("phase-number").value, 10) || 1));
   const uses = [...$("choices").querySelectorAll(".choice")].map((row) => useText(row));
   if (phase === "day" && $("vote").value) uses.push(`vote ${$("vote").value}`);
-  const lines = [`query table "at the table" {`, `  composition ${comp.players}`];
+  const lines = [`query table "at the table" {`, `  composition ${comp.ref}`];
   if (dead.length) lines.push(`  state { ${dead.join("  ")} }`);
   if (uses.length) lines.push(`  ${phase} ${number} { ${uses.join("  ")} }`);
   else if (!extra) lines.push(`  ${phase} ${number} { }`);
@@ -234,7 +234,7 @@ async function markLegal(row) {
   const phase = $("phase").value;
   const number = Math.max(1, Math.min(20, parseInt($("phase-number").value, 10) || 1));
   for (const o of first.options) {
-    const query = [`query legal {`, `  composition ${comp.players}`,
+    const query = [`query legal {`, `  composition ${comp.ref}`,
       ...(state.length ? [`  state { ${state.join("  ")} }`] : []),
       `  ${phase} ${number} { ${useText(row, o.value)} }`, "}"].join("\n") + "\n";
     let verdict = null, why = "";

@@ -1,0 +1,54 @@
+"""A tallied vote (a `day` with `weight`): whether the votes cast for the player voted out
+reach what the day needs, each voter counting his weight. The encoding states the same in
+`encode/vote.py` (`tally_legal`)."""
+
+from __future__ import annotations
+
+from ..evaluate import EvalError, Evaluator, State
+from ..model import Scenario
+from .bind import BoundUse
+from .legal import seat_name
+
+
+def weights(scenario: Scenario, state: State) -> dict[int, int] | None:
+    """Each living player's votes, on the state the day starts in (None: a weight with no
+    value for some player, a table with no row)."""
+    ev = Evaluator(scenario, state)
+    try:
+        return {s: int(ev.value(scenario.day.weight, {"voter": s}))
+                for s in range(len(state.alive)) if state.alive[s]}
+    except EvalError:
+        return None
+
+
+def tally_problem(scenario: Scenario, state: State, vote: BoundUse) -> str | None:
+    """Why the votes cannot send this player out, or None. Without `by …` the ballots are the
+    players' choice: the result stands if some ballots reach what is needed."""
+    day = scenario.day
+    if day is None or day.weight is None or vote.vote != "player":
+        return None
+    w = weights(scenario, state)
+    if w is None:
+        return None
+    if vote.ballots is not None:
+        for v in vote.ballots:
+            if v not in w:
+                return f"{seat_name(scenario, state, v)} has left the game and cannot vote"
+        tally = sum(w[v] for v in vote.ballots)
+    else:
+        tally = sum(x for x in w.values() if x > 0)
+    if day.vote == "majority":
+        total = sum(w.values())
+        if 2 * tally > total:
+            return None
+        need = f"more than half of the {total} votes"
+    else:
+        try:
+            quorum = int(Evaluator(scenario, state).value(day.quorum, {}))
+        except EvalError:
+            return None  # no quorum for this many alive: a hole, reported at the vote
+        if tally >= quorum:
+            return None
+        need = f"{quorum} votes"
+    who = seat_name(scenario, state, vote.targets[0])
+    return f"{who} has {tally} vote{'s' if tally != 1 else ''}, and {need} are needed to send him out"

@@ -1,0 +1,121 @@
+"""A title passed in play: the town elects a sheriff (an item without variants, given by the
+moderator's record of the election), his title breaks ties (`tie chosen by holder of badge`),
+and when he leaves he names a successor (`by holder of badge  on leave immediately`). Each
+case is compared with the Z3 encoding, so a side that ignored the item or the trigger would
+disagree."""
+
+import pytest
+from mafiacheck.crosscheck.differential import compare
+from mafiacheck.errors import SpecError
+from mafiacheck.interpreter.bind import Binder
+from mafiacheck.interpreter.play import Player
+from mafiacheck.pipeline import load
+from mafiacheck.query_text import load_queries
+
+SPEC = """scenario sheriff_game { }
+side town town
+side mafia dark
+role boss { side mafia }
+role citizen { side town  plain }
+kind shot
+item badge "Sheriff's badge"
+item gun "Gun" variants live, blank
+composition 6 { boss * 2, citizen * 4 }
+phases { start day  cycle night, day }
+ability shot { by boss  at night  target where target.alive and target.side != mafia  effect kill shot }
+ability election "The town elects the sheriff" {
+  by moderator  at day 1 before vote
+  target where target.alive
+  mandatory
+  effect give badge
+}
+ability succession "The sheriff names his successor" {
+  by holder of badge
+  on leave immediately
+  target where target.alive and target != actor
+  optional
+  effect give badge; lose badge on actor
+}
+day { vote majority  tie chosen by holder of badge }
+win town when alive(mafia) == 0
+win mafia when alive(mafia) >= alive(town)
+"""
+
+
+@pytest.fixture(scope="module")
+def sc(tmp_path_factory):
+    path = tmp_path_factory.mktemp("titles") / "sheriff.mafia"
+    path.write_text(SPEC, encoding="utf-8")
+    return load(str(path))
+
+
+def play(sc, body: str):
+    """(verdict, per outcome the seats holding the badge, 1-based); the encoding must allow
+    exactly the interpreter's outcomes of the query's first phase."""
+    source, (q,) = load_queries(f"query q {{ {body} }}")
+    bound = Binder(sc, source.path).bind(q)
+    phase, uses = bound.phases[0]
+    verdict = compare(sc, bound.state, phase, uses)
+    assert verdict.agree, verdict.detail
+    answer = Player(sc).answer(bound)
+    return answer.verdict, [sorted(s + 1 for (item, s) in o.state.items if item == "badge")
+                            for o in answer.outcomes]
+
+
+def test_the_election_gives_the_title(sc):
+    assert play(sc, "day 1 { election on @4  vote @1 }") == ("determined", [[4]])
+    assert play(sc, "day 1 { vote @1 }")[0] == "illegal"  # the election must be held
+
+
+def test_the_sheriff_names_his_successor_when_killed(sc):
+    body = "state { holds @3 badge }  from night 1  night 1 { shot by @1 on @3  succession by @3 on @5 }"
+    assert play(sc, body) == ("determined", [[5]])
+
+
+def test_the_sheriff_names_his_successor_when_voted_out(sc):
+    body = "state { holds @3 badge }  day 1 { election on @3  vote @3  succession by @3 on @6 }"
+    assert play(sc, body) == ("determined", [[6]])
+
+
+def test_no_successor_without_the_exit(sc):
+    # The use waits for its trigger, which never comes: it is not carried out.
+    body = "state { holds @3 badge }  from night 1  night 1 { shot by @1 on @4  succession by @3 on @5 }"
+    assert play(sc, body) == ("determined", [[3]])
+    assert play(sc, "state { holds @3 badge }  day 1 { election on @3  vote @2  succession by @3 on @5 }")[0] \
+        == "illegal"
+
+
+def test_the_title_holder_breaks_the_tie(sc):
+    body = "state { holds @3 badge }  from night 1  night 1 { shot by @1 on @4 }"
+    source, (q,) = load_queries(f"query q {{ {body}  day 2 {{ vote tie @1, @5 then @1 }} }}")
+    answer = Player(sc).answer(Binder(sc, source.path).bind(q))
+    assert answer.verdict == "determined" and not answer.outcomes[0].state.alive[0]
+
+
+@pytest.mark.parametrize("holds, message", [
+    ("holds @3 gun", "say which variant of 'gun' is held"),
+    ("holds @3 badge(live)", "'badge' has no variant 'live' (it has none"),
+    ("holds @3 hat", "unknown item 'hat'"),
+])
+def test_a_held_item_in_a_query_state_is_checked(sc, holds, message):
+    source, (q,) = load_queries(f"query q {{ state {{ {holds} }}  day 1 {{ vote @1 }} }}")
+    with pytest.raises(SpecError) as exc:
+        Binder(sc, source.path).bind(q)
+    (d,) = exc.value.diagnostics
+    assert message in d.message and d.span.line == 1
+
+
+def test_the_check_finds_a_sheriff_elected_as_he_is_voted_out(tmp_path):
+    """A real consequence of the timing: the title is given after the day's deaths, so a
+    sheriff elected and voted out on day 1 names no successor, and a later tie has nobody
+    to break it."""
+    import json
+    import subprocess
+    import sys
+    path = tmp_path / "sheriff.mafia"
+    path.write_text(SPEC, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "mafiacheck", "check", str(path), "--select", "undefined",
+                          "--format", "json"], capture_output=True, text=True, check=False)
+    (found,) = json.loads(out.stdout)["files"][0]["findings"]
+    assert found["code"] == "MC203" and "who breaks a tie" in found["message"]
+    assert found["witness"]["replay"]["verdict"] == "undefined"
