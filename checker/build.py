@@ -450,8 +450,8 @@ class _Builder(Transformer):
                                self._span(meta))
 
     def _effect(self, meta, children, verb, **fields):
-        on = self._one(children, _Tagged)
-        return ast.Effect(verb, on=on.value if on and on.tag == "on" else None,
+        on = next((c for c in children if isinstance(c, _Tagged) and c.tag == "on"), None)
+        return ast.Effect(verb, on=on.value if on else None,
                           span=self._span(meta), **fields)
 
     def on(self, meta, children):
@@ -487,7 +487,16 @@ class _Builder(Transformer):
                             name=ast.Name(what, what, self._tok_span(children[0])))
 
     def effect_link(self, meta, children):
-        return self._effect(meta, children, "link")
+        kind = [c for c in children if isinstance(c, _Tagged) and c.tag == "with"]
+        together = any(isinstance(c, _Tagged) and c.tag == "together" for c in children)
+        return self._effect(meta, children, "link", name=kind[0].value if kind else None,
+                            together=together)
+
+    def link_together(self, meta, children):
+        return _Tagged("together", True)
+
+    def link_exit(self, meta, children):
+        return _Tagged("with", children[0])
 
     def effect_revive(self, meta, children):
         return self._effect(meta, children, "revive")
@@ -836,7 +845,9 @@ class _Builder(Transformer):
         return _Tagged("self", True)
 
     def st_link(self, meta, children):
-        return self._state(meta, "link", player=children[0], players=(children[1],))
+        kind = [c for c in children if isinstance(c, _Tagged) and c.tag == "with"]
+        return self._state(meta, "link", player=children[0], players=(children[1],),
+                           name=kind[0].value if kind else None)
 
     def c_vote(self, meta, children):
         return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta))

@@ -793,6 +793,8 @@ class Resolver:
             self.lookup(e.name, ("ability",), "ability")
         elif v == "win":
             self.lookup(e.name, ("side",), "side")
+        elif v == "link" and e.name is not None:
+            self.lookup(e.name, ("kind",), "kind of exit")  # `link … with grief`
         if e.on is not None:
             typ = self.infer(e.on, scope)
             if typ not in (PLAYER, PLAYERS, ANY, None):

@@ -124,13 +124,9 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
     elif v == "reveal":
         st["revealed"][s] = Or(st["revealed"][s], cond)
     elif v == "link":
-        if u is None or u.actor is None:
-            raise Unsupported("`link` without an acting player", e.span)
-        actor = u.actor
-        for q in range(game.n):
-            here = cond if isinstance(actor, int) and actor == q else \
-                (And(cond, actor == q) if not isinstance(actor, int) else game.B(False))
-            st["links"][q] = If(here, game.I(s), st["links"][q])
+        for q, here, to, kind in link_changes(game, e, s, cond, view, u):
+            st["links"][q] = If(here, to, st["links"][q])
+            st["link_kind"][q] = If(here, kind, st["link_kind"][q])
     elif v == "revive":
         was_dead = Not(st["alive"][s])
         st["alive"][s] = Or(st["alive"][s], cond)
@@ -180,6 +176,26 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
             st["side"][s] = If(cond, value, st["side"][s])
         else:
             raise Unsupported("`set` on this memory", e.span)
+
+def link_changes(game: Game, e: ast.Effect, s: int, cond, view, u) -> list:
+    """What a `link` on seat s links, as (seat, condition, linked to, kind of exit it carries):
+    as the interpreter's link_pairs, the user to s, or (`link together`) s to the next player
+    it applies to by seat, the last to the first."""
+    kind = game.I(game.ids.value("kind", e.name.key if e.name is not None else None))
+    if not e.together:
+        if u is None or u.actor is None:
+            raise Unsupported("`link` without an acting player", e.span)
+        actor = u.actor
+        if isinstance(actor, int):
+            return [(actor, cond, game.I(s), kind)]
+        return [(q, And(cond, actor == q), game.I(s), kind) for q in range(game.n)]
+    members = [game.on(e, view, u, t) for t in range(game.n)]
+    order = list(range(s + 1, game.n)) + list(range(s))
+    to = game.I(NONE)
+    for t in reversed(order):
+        to = If(members[t], game.I(t), to)
+    return [(s, And(cond, Or([members[t] for t in order] or [game.B(False)])), to, kind)]
+
 
 # -------------------------------------------------------------- between phases
 

@@ -64,6 +64,9 @@ class PhaseVars:
     checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
     fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
+    link_kind: list = field(default_factory=list)  # per seat, the exit its link carries at the start
+    # id(use) -> its trigger happened in the phase, used or not (for obligations on a trigger)
+    happened: dict = field(default_factory=dict)
 
 
 def team_use(u: Use) -> bool:

@@ -223,6 +223,8 @@ class Game:
             "revealed": [self.bool(f"{p}revealed{s}") for s in range(n)],
             "drawn": [self.bool(f"{p}drawn{s}") for s in range(n)],
             "links": [self.int(f"{p}link{s}") for s in range(n)],
+            # the kind of exit a seat's link carries (`link … with KIND`), or NONE
+            "link_kind": [self.int(f"{p}linkkind{s}") for s in range(n)],
             "counters": [{c: self.int(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
             "items": {(i.name.key, s): self.int(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
             "mset": {m.name.key: [self.bool(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
@@ -273,6 +275,7 @@ class Game:
             self.add(st["revealed"][s] == (s in state0.revealed))
             self.add(st["drawn"][s] == (s in state0.drawn))
             self.add(st["links"][s] == state0.links.get(s, NONE))
+            self.add(st["link_kind"][s] == ids.value("kind", state0.link_kinds.get(s)))
             for c in self.counter_names:
                 self.add(st["counters"][s][c] == state0.counters[s].get(c, 0))
         for (item, s), var in st["items"].items():
@@ -376,6 +379,7 @@ class Game:
     def _phase(self, t: int, phase: Phase, S: dict, S2: dict) -> PhaseVars:
         pv = PhaseVars(phase)
         pv.active = Eq(S["winner"], NONE)
+        pv.link_kind = list(S["link_kind"])
         # As Player.play: `round` is the number of the day or night being played (0 in the
         # opening phases), seen by every expression of the phase.
         S = {**S, "round": self.I(phase.number if phase.kind in ("day", "night") else 0)}
@@ -415,6 +419,7 @@ class Game:
             if pv.vote_kind is not None:
                 cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"] + waiting, pv)
             cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
+        legality.trigger_obligations(self, pv, S, phase)
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, Hole(holes.NO_ROW, "a table with no row for this case")))
         cur = bookkeep.bookkeep(self, pv, S, cur, phase)
@@ -481,6 +486,8 @@ class Game:
         for u in later:
             before = pv.fired.get(id(u), self.B(False))
             fired[u] = And(Not(gate[u]), Not(before), self.left_by_trigger(u, S, pv.leaves[-1], st))
+            pv.happened[id(u)] = Or(pv.happened.get(id(u), self.B(False)),
+                                    self.left_by_trigger(u, S, pv.leaves[-1], st))
             if id(u) in pv.fired:
                 pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
         return self._pass(t, tag + "2", pv, st, later, None, fired)
@@ -597,7 +604,7 @@ class Game:
                         self.add(fact)
                         self.derived_ranges.append(fact)
                         self.ranges.declare(var, *span)
-        for name in ("alive", "role", "side", "left_by", "revealed", "links", "drawn"):
+        for name in ("alive", "role", "side", "left_by", "revealed", "links", "link_kind", "drawn"):
             for s in range(self.n):
                 eq(S2[name], s, cur[name][s], S[name][s])
         for s in range(self.n):
@@ -665,6 +672,7 @@ class Game:
             self.add(If(st["alive"][s], st["left_by"][s] == NONE,
                            And(st["left_by"][s] >= NONE, st["left_by"][s] < len(ids.kinds))))
             self.add(And(st["links"][s] >= NONE, st["links"][s] < n))
+            self.add(And(st["link_kind"][s] >= NONE, st["link_kind"][s] < len(ids.kinds)))
             for c in self.counter_names:
                 if c in sets:
                     continue

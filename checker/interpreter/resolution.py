@@ -83,6 +83,7 @@ class Report:
     checkpoints: list = field(default_factory=list)  # states right after a night's deaths (`deaths`)
     blocked_uses: set = field(default_factory=set)  # (ability, seat) of uses a block took away
     fired_triggers: set = field(default_factory=set)  # (ability, seat) acting on their trigger
+    triggered: set = field(default_factory=set)  # (ability, seat) whose trigger to act at once happened
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
@@ -129,7 +130,7 @@ class Scratch:
                         list(self.report.holes), self.report.winner, self.report.vote,
                         set(self.report.due_next), set(self.report.fired),
                         list(self.report.checkpoints), set(self.report.blocked_uses),
-                        set(self.report.fired_triggers))
+                        set(self.report.fired_triggers), set(self.report.triggered))
         return Scratch(self.state.clone(), report, set(self.events), set(self.blocked),
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
@@ -394,7 +395,10 @@ class Resolver:
             for seat in self._seats(sc, e, env):
                 sc.cancelled_uses.add((e.name.key, seat))
             return
-        for seat in self._seats(sc, e, env):
+        seats = self._seats(sc, e, env)
+        if v == "link" and e.together:
+            env = {**env, "_group": tuple(seats)}  # linked to each other: the group is one value
+        for seat in seats:
             self.apply_to(sc, e, seat, env, source, src, actor)
 
     def apply_to(self, sc: Scratch, e: ast.Effect, seat: int, env, source, src, actor) -> None:
@@ -475,9 +479,53 @@ class Resolver:
 
     def _link(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
         st = sc.state
-        if actor is not None:
-            st.links[actor] = seat
-            sc.report.changes.append(f"{self.name(sc, actor)} is linked to {self.name(sc, seat)}")
+        for who, to, kind in link_pairs(e, seat, env, actor):
+            st.links[who] = to
+            if kind is None:
+                st.link_kinds.pop(who, None)
+            else:
+                st.link_kinds[who] = kind
+            sc.report.changes.append(f"{self.name(sc, who)} is linked to {self.name(sc, to)}"
+                                     + (f", and follows him out ({self._kind(kind)})" if kind else ""))
+
+    def _kind(self, key: str) -> str:
+        decl = next((k for k in self.sc.kinds if k.name.key == key), None)
+        return decl.label or decl.name.text if decl is not None else key
+
+    def _followers(self, sc: Scratch, result: dict) -> None:
+        """`link … with KIND`: a player linked to one who leaves in this resolution leaves too,
+        by the link's kind, unless he leaves anyway (by his own cause); followed along chains.
+        The links made in this phase hold already (they wait with the other changes of state,
+        but bind the deaths of the phase that makes them)."""
+        st = sc.state
+        links, kinds = dict(st.links), dict(st.link_kinds)
+        for e, seat, env, _source, _src, actor in sc.writes:
+            if e.verb == "link":
+                for who, to, kind in link_pairs(e, seat, env, actor):
+                    links[who] = to
+                    if kind is None:
+                        kinds.pop(who, None)
+                    else:
+                        kinds[who] = kind
+        if not kinds:
+            return
+        changed = True
+        while changed:
+            changed = False
+            for who in range(len(st.roles)):
+                kind = kinds.get(who)
+                if kind is None or who in result or not st.alive[who] or links.get(who) not in result:
+                    continue
+                result[who] = (kind, self._link_source(kind))
+                changed = True
+
+    def _link_source(self, kind: str) -> str:
+        """The ability (or rule) whose links carry this kind of exit, for the report."""
+        for owner in (*self.sc.abilities, *self.sc.rules):
+            effects = owner.effects if isinstance(owner, Ability) else owner.then
+            if any(e.verb == "link" and e.name is not None and e.name.key == kind for e in flat(effects)):
+                return owner.key if isinstance(owner, Ability) else owner.name.key
+        return "link"
 
     def _revive(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
         st = sc.state
@@ -706,6 +754,7 @@ class Resolver:
                     continue
                 result[seat] = (cause.kind, cause.source)
                 break
+        self._followers(sc, result)
         return result, contradictions
 
     def commit(self, sc: Scratch, leaving: dict) -> Scratch:
@@ -746,6 +795,7 @@ class Resolver:
         if self.checkpoint:
             sc.report.checkpoints.append(sc.state.clone())
         self.fire_rules(sc, self.late_rules)
+        sc.report.triggered |= sc.triggered
         return sc
 
     def _cites_of(self, name: str) -> list[str]:
@@ -780,6 +830,19 @@ APPLY = {
     "stay": "_stay",
     "draw": "_draw",
 }
+
+
+def link_pairs(e: ast.Effect, seat: int, env: dict, actor) -> list[tuple[int, int, str | None]]:
+    """What a `link` on one seat links: (who, to whom, the kind of exit it carries). A plain
+    `link` links the user to the seat; `link together` links the players it applies to each
+    to the next by seat, the last to the first (two players: to each other)."""
+    kind = e.name.key if e.name is not None else None
+    if not e.together:
+        return [] if actor is None else [(actor, seat, kind)]
+    group = sorted(env.get("_group", ()))
+    if len(group) < 2 or seat not in group:
+        return []
+    return [(seat, group[(group.index(seat) + 1) % len(group)], kind)]
 
 
 def _display(source) -> str:
