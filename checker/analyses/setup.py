@@ -7,10 +7,11 @@ already hold before anyone acts.
 
 from __future__ import annotations
 
-from .. import registry
+from .. import ast, registry
 from ..evaluate import EvalError, Evaluator, initial_state
 from ..findings import Finding, Related
 from ..model import Composition, Scenario
+from ..vocabulary import flat
 
 KIND = "setup"
 
@@ -115,6 +116,7 @@ def _declarations(scenario: Scenario) -> list[Finding]:
                                     rules=_ids(role.cites)))
     with_win = {w.side.key for w in scenario.wins}
     with_roles = {s for r in scenario.roles for s in (r.side,) + r.side_choices if s}
+    with_roles |= entered_in_play(scenario)
     unwritten = {w.side.key: w for w in scenario.open_wins}
     for side in scenario.sides:
         if side.key in unwritten:
@@ -133,3 +135,12 @@ def _declarations(scenario: Scenario) -> list[Finding]:
                                 f"no role belongs to side {side.display}", side.span,
                                 rules=_ids(side.cites)))
     return out
+
+
+def entered_in_play(scenario: Scenario) -> set[str]:
+    """The sides an effect puts players on by name (`set side = lovers`): no role starts on
+    them, but play brings players there."""
+    owners = [a.effects for a in scenario.abilities] + [r.then for r in scenario.rules]
+    return {e.value.name.key for effects in owners for e in flat(effects)
+            if e.verb == "set" and e.name is not None and e.name.key == "side"
+            and isinstance(e.value, ast.Ref) and e.value.name.key in scenario.side_by_key}

@@ -27,7 +27,6 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
     st["left_by"] = [If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
     for s in range(n):
         p.event(("left", s), leave[s])
-    _exit_triggers(game, st, S, leave, kind_of)
     for rule, env, _, _ in rule_hits:
         others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
         if not others:
@@ -38,6 +37,7 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
                 write(game, st, e, s, And(cond2, guard, game.on(e, view2, None, s)), view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
         write(game, st, e, s, on, view, a, u)
+    _exit_triggers(p, st, S, leave, kind_of)
     if p.intents.schedules:
         st["delay"] = dict(st["delay"])
         st["delay_target"] = dict(st["delay_target"])
@@ -84,20 +84,37 @@ def _late_rules(p: Pass, st: dict) -> None:
             st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
 
 
-def _exit_triggers(game: Game, st: dict, S: dict, leave: list, kind_of: list) -> None:
-    """Abilities its exit triggers for a later phase (`on leave by vote next night`); those
-    triggered `immediately` act in a second resolution instead (Game.resolve_pass)."""
+def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list) -> None:
+    """Abilities this pass triggers for a later phase (`on leave by vote next night`, `on voted
+    next night`, `on kill next day`, `on targeted next night`, `on revived next night`), as
+    Resolver._trigger records them; those triggered `immediately` act in this phase instead."""
+    game = p.game
+    F = game.B(False)
     for a in game.sc.abilities:
         if a.actor is None or a.actor.kind != "role":
             continue
         roles = [game.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
         for trig in a.triggers:
-            if trig.event.key != "leave" or trig.timing == "immediately":
+            if trig.timing != "next":
                 continue
-            kinds = [game.ids.value("kind", nm.key) for nm in trig.by]
+            named = [nm.key for nm in trig.by]
             for s in game.actor_keys(a):
-                fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
-                            Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
+                event = trig.event.key
+                if event == "leave":
+                    kinds = [game.ids.value("kind", k) for k in named]
+                    happened = And(leave[s], Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
+                elif event == "kill":
+                    happened = Or([p.events.get(("kill", s, k), F) for k in (named or game.ids.kinds)])
+                elif event == "voted":
+                    happened = p.events.get(("voted", s), F) if not named or "vote" in named else F
+                elif event == "targeted":
+                    happened = Or([p.events.get(("targeted", s, k), F)
+                                   for k in (named or sorted(game.sc.ability_by_key))])
+                elif event == "revived":
+                    happened = And(Not(S["alive"][s]), st["alive"][s]) if not named else F
+                else:
+                    continue
+                fires = And(happened, Or([Eq(S["role"][s], r) for r in roles]))
                 key = (a.key, s, trig.timing_phase.key)
                 st["pending"] = dict(st["pending"])
                 st["pending"][key] = Or(st["pending"][key], fires)

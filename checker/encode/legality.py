@@ -447,6 +447,12 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
         for other in pv.uses:
             if other is u:
                 continue
+            targets = game.env_of(other).get("targets")
+            if t.event.key == "targeted" and u.key != NONE and targets is not None \
+                    and (not kinds or other.ability.key in kinds):
+                options.append(And(other.used, targets.member[u.key]))
+            if t.event.key == "revived" and any(e.verb == "revive" for e in flat(other.ability.effects)):
+                options.append(other.used)
             hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in flat(other.ability.effects))
             if not hits:
                 continue

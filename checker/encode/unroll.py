@@ -509,15 +509,23 @@ class Game:
         return cond, view
 
     def leave_triggered(self, a: Ability) -> bool:
-        return any(t.event.key == "leave" and t.timing == "immediately" for t in a.triggers)
+        """As Player._leave_triggered: triggered at once by an exit or a return (`on leave`,
+        `on revived`), it acts in a further pass right after the one that decides it."""
+        return any(t.event.key in ("leave", "revived") and t.timing == "immediately" for t in a.triggers)
 
     def left_by_trigger(self, u: Use, S, leave, st) -> z3.BoolRef:
-        """Whether this pass removed the use's actor in a way its trigger names."""
+        """Whether this pass removed the use's actor in a way its trigger names (or, for
+        `on revived`, brought him back)."""
         if u.key == NONE:
             return self.B(False)
         options = []
         for t in u.ability.triggers:
-            if t.event.key != "leave" or t.timing != "immediately":
+            if t.timing != "immediately":
+                continue
+            if t.event.key == "revived":
+                options.append(And(Not(S["alive"][u.key]), st["alive"][u.key]))
+                continue
+            if t.event.key != "leave":
                 continue
             kinds = [self.ids.value("kind", nm.key) for nm in t.by]
             options.append(And(leave[u.key], Or([Eq(st["left_by"][u.key], k) for k in kinds])
@@ -542,10 +550,15 @@ class Game:
                 parts += [events.get(("kill", u.key, k), F) for k in kinds]
             elif tr.event.key == "voted":
                 parts.append(events.get(("voted", u.key), F))
+            elif tr.event.key == "targeted":  # `on targeted [by ABILITY, …]`
+                named = sorted({nm.key for nm in tr.by}) or sorted(self.sc.ability_by_key)
+                parts += [events.get(("targeted", u.key, a), F) for a in named]
         return Or(parts) if parts else F
 
     def is_triggered_by_kill(self, a: Ability) -> bool:
-        return any(t.timing == "immediately" and t.event.key == "kill" for t in a.triggers)
+        """As Resolver._acting_order: triggered at once by an event among the actions (an
+        attack, being named), it acts after the steps that can set it off."""
+        return any(t.timing == "immediately" and t.event.key in ("kill", "targeted") for t in a.triggers)
 
     def declared_edges(self, steps) -> set:
         return {(a, b) for a, b in self.sc.resolve_edges if a in steps and b in steps}

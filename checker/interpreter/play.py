@@ -24,7 +24,7 @@ from .legal import (
     team_of,
     use_key,
 )
-from .resolution import Attack, Report, Resolver, Scratch
+from .resolution import CLOSING_EVENTS, Attack, Report, Resolver, Scratch
 
 MAX_BRANCHES = 256
 
@@ -302,6 +302,11 @@ class Player:
                         return True
                     continue
                 effects = self.sc.ability_by_key[other.ability].effects
+                if t.event.key == "targeted" and u.actor in other.targets \
+                        and (not kinds or other.ability in kinds):
+                    return True
+                if t.event.key == "revived" and any(e.verb == "revive" for e in flat(effects)):
+                    return True
                 hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds)
                            for e in flat(effects))
                 if t.event.key == "kill" and hits and u.actor in other.targets:
@@ -345,8 +350,10 @@ class Player:
         return [(s.state, _merge(into, s.report)) for s in results]
 
     def _leave_triggered(self, u: BoundUse) -> bool:
+        """Triggered at once by an exit or a return (`on leave`, `on revived`), decided when a
+        resolution closes: it acts in a further resolution right after."""
         ability = self.sc.ability_by_key[u.ability]
-        return any(t.event.key == "leave" and t.timing == "immediately" for t in ability.triggers)
+        return any(t.event.key in CLOSING_EVENTS and t.timing == "immediately" for t in ability.triggers)
 
     def _after_leaving(self, resolver, scratch: Scratch, waiting: list[BoundUse], phase, moment):
         """Abilities triggered `immediately` by a player's exit act right after it; the others

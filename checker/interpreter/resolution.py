@@ -230,7 +230,7 @@ class Resolver:
     def _acting_order(self, steps: list[str]) -> list[str]:
         """Stage 2 acts together; only a triggered ability must follow the attacks that can
         trigger it, so the order is the steps' names with those after their triggers."""
-        triggered = {s for s in steps if any(t.timing == "immediately" and t.event.key == "kill"
+        triggered = {s for s in steps if any(t.timing == "immediately" and t.event.key in ACTING_EVENTS
                                              for t in self.abilities[s].triggers)}
         return sorted(s for s in steps if s not in triggered) + sorted(triggered)
 
@@ -276,6 +276,7 @@ class Resolver:
                 scratch.events.add(("used", step))
                 for t in u.targets:
                     scratch.events.add(("targeted", t, step))
+                    self._trigger(scratch, "targeted", t, step)  # `on targeted [by ABILITY]`
                 self.apply(scratch, ability.effects, self.env(u), ability, u.actor)
             out.append(scratch)
         return out
@@ -534,6 +535,7 @@ class Resolver:
             st.left_by[seat] = None
             sc.report.changes.append(f"{self.name(sc, seat)} returns to the game")
             sc.events.add(("revived", seat))
+            self._trigger(sc, "revived", seat, None)  # `on revived`
 
     def _give(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
         st = sc.state
@@ -607,7 +609,7 @@ class Resolver:
                     return env.get(ch.binds.key)
         return None
 
-    def _trigger(self, sc: Scratch, event: str, seat: int, kind: str) -> None:
+    def _trigger(self, sc: Scratch, event: str, seat: int, kind: str | None) -> None:
         """Record the abilities of this player that the event triggers: now, or in a later
         phase (`next night`)."""
         role = sc.state.roles[seat]
@@ -805,6 +807,13 @@ class Resolver:
         rule = next((r for r in self.sc.rules if r.name.key == name), None)
         return [c.id for c in rule.cites] if rule else []
 
+
+# Trigger events that happen among the actions of a resolution (an attack, being named by a
+# use): an ability acting at once on them acts after the steps that can set them off.
+ACTING_EVENTS = frozenset({"kill", "targeted"})
+# Trigger events decided when a resolution closes (an exit, a return): an ability acting at
+# once on them acts in a further resolution right after it.
+CLOSING_EVENTS = frozenset({"leave", "revived"})
 
 # Verbs that act on the phase as a whole, in Resolver.apply_one.
 APPLY_WHOLE = frozenset({"nothing", "unspecified", "announce", "learn", "win", "cancel"})
