@@ -7,11 +7,11 @@ already hold before anyone acts.
 
 from __future__ import annotations
 
-from .. import ast, registry
+from .. import registry
 from ..evaluate import EvalError, Evaluator, initial_state
 from ..findings import Finding, Related
 from ..model import Composition, Scenario
-from ..vocabulary import flat
+from ..vocabulary import sides_set
 
 KIND = "setup"
 
@@ -141,6 +141,4 @@ def entered_in_play(scenario: Scenario) -> set[str]:
     """The sides an effect puts players on by name (`set side = lovers`): no role starts on
     them, but play brings players there."""
     owners = [a.effects for a in scenario.abilities] + [r.then for r in scenario.rules]
-    return {e.value.name.key for effects in owners for e in flat(effects)
-            if e.verb == "set" and e.name is not None and e.name.key == "side"
-            and isinstance(e.value, ast.Ref) and e.value.name.key in scenario.side_by_key}
+    return {side for effects in owners for side in sides_set(effects) if side in scenario.side_by_key}

@@ -133,7 +133,7 @@ def _followers(p: Pass, decided: list, kinds: list) -> tuple[list, list]:
     if all(truth(c) is False for c in carries):
         return decided, kinds
     out = list(decided)
-    for _ in range(n - 1):
+    for _ in range(game.follow_depth):
         out = [Or(decided[q], And(S["alive"][q], carries[q],
                                   Or([And(Eq(links[q], game.I(r)), out[r]) for r in range(n) if r != q])))
                for q in range(n)]

@@ -223,8 +223,10 @@ class Game:
             "revealed": [self.bool(f"{p}revealed{s}") for s in range(n)],
             "drawn": [self.bool(f"{p}drawn{s}") for s in range(n)],
             "links": [self.int(f"{p}link{s}") for s in range(n)],
-            # the kind of exit a seat's link carries (`link … with KIND`), or NONE
-            "link_kind": [self.int(f"{p}linkkind{s}") for s in range(n)],
+            # the kind of exit a seat's link carries (`link … with KIND`), or NONE; a constant
+            # NONE where no link can carry one (so no state, free or not, has one)
+            "link_kind": [self.int(f"{p}linkkind{s}") if self.links_carry_exits else self.I(NONE)
+                          for s in range(n)],
             "counters": [{c: self.int(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
             "items": {(i.name.key, s): self.int(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
             "mset": {m.name.key: [self.bool(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
@@ -319,6 +321,58 @@ class Game:
             count, target = start.get(key, (0, None))
             self.add(var == count)
             self.add(st["delay_target"][key] == (NONE if target is None else target))
+
+    @property
+    def links_carry_exits(self) -> bool:
+        """Whether some link can carry an exit: a `link … with KIND` in the spec, or one in
+        the first state."""
+        if not hasattr(self, "_links_carry"):
+            owners = [a.effects for a in self.sc.abilities] + [r.then for r in self.sc.rules]
+            self._links_carry = bool(self.start_state.link_kinds) or any(
+                e.verb == "link" and e.name is not None for effects in owners for e in flat(effects))
+        return self._links_carry
+
+    @property
+    def follow_depth(self) -> int:
+        """How many players can follow one another out in a chain (Resolver._followers follows
+        chains to the end): at most the players whose links can carry an exit, less one when
+        every link is `link together` with a kind (then whom a follower follows carries one
+        too). Those are the first state's, and per ability with such a link, its uses in the
+        game times the players one use links: a bound the deaths need not go past."""
+        if not hasattr(self, "_follow_depth"):
+            owners = [(a, a.effects) for a in self.sc.abilities] + [(r, r.then) for r in self.sc.rules]
+            links = [(o, e) for o, effects in owners for e in flat(effects) if e.verb == "link"]
+            carriers = len(self.start_state.link_kinds)
+            for owner, e in links:
+                if e.name is not None:
+                    carriers += self._most_uses(owner) * (self._group_size(owner) if e.together else 1)
+            first = self.start_state
+            paired = all(e.together and e.name is not None for _, e in links) and all(
+                first.links.get(s) in first.link_kinds for s in first.link_kinds)
+            self._follow_depth = max(0, min(self.n - 1, carriers - (1 if paired else 0)))
+        return self._follow_depth
+
+    def _most_uses(self, owner) -> int:
+        """The most uses an ability has in a game (the seats that can hold it, times its
+        phases or its per-game limit); a rule or an unbounded ability: every seat."""
+        if not isinstance(owner, Ability) or owner.triggers or owner.is_card or owner.actor is None:
+            return self.n
+        if owner.actor.kind in ("team", "moderator"):
+            holders = 1
+        elif owner.actor.kind == "role":
+            roles = {r.key for r in (owner.actor.roles or (owner.actor.name,))}
+            holders = sum(1 for s in range(self.n) if roles & self.roles_of[s]) if self.roles_of else self.n
+        else:
+            return self.n
+        caps = [lim.count for lim in owner.limits if lim.kind == "count" and not lim.on_self
+                and lim.per.key == "game"]
+        if owner.phases and all(r.exact is not None for r in owner.phases):
+            caps.append(len(owner.phases))
+        return holders * min(caps) if caps else self.n
+
+    def _group_size(self, owner) -> int:
+        count = owner.target_count if isinstance(owner, Ability) else None
+        return count.value if isinstance(count, ast.Num) else self.n
 
     def counter_gifts(self) -> list[tuple[int, str]]:
         """(seat, counter) where a conversion can give the seat a counter its dealt role lacks."""
@@ -685,7 +739,11 @@ class Game:
             self.add(If(st["alive"][s], st["left_by"][s] == NONE,
                            And(st["left_by"][s] >= NONE, st["left_by"][s] < len(ids.kinds))))
             self.add(And(st["links"][s] >= NONE, st["links"][s] < n))
-            self.add(And(st["link_kind"][s] >= NONE, st["link_kind"][s] < len(ids.kinds)))
+            owners = [a.effects for a in self.sc.abilities] + [r.then for r in self.sc.rules]
+            carried = sorted({ids.value("kind", e.name.key) for effects in owners for e in flat(effects)
+                              if e.verb == "link" and e.name is not None}
+                             | {ids.value("kind", k) for k in self.start_state.link_kinds.values()})
+            self.add(Or([st["link_kind"][s] == k for k in [NONE] + carried]))
             for c in self.counter_names:
                 if c in sets:
                     continue
