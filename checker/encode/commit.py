@@ -27,6 +27,7 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
     st["left_by"] = [If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
     for s in range(n):
         p.event(("left", s), leave[s])
+    _exit_triggers(p, st, S, leave, kind_of)
     for rule, env, _, _ in rule_hits:
         others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
         if not others:
@@ -37,7 +38,7 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
                 write(game, st, e, s, And(cond2, guard, game.on(e, view2, None, s)), view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
         write(game, st, e, s, on, view, a, u)
-    _exit_triggers(p, st, S, leave, kind_of)
+    _exit_triggers(p, st, S, leave, kind_of, revived=True)
     if p.intents.schedules:
         st["delay"] = dict(st["delay"])
         st["delay_target"] = dict(st["delay_target"])
@@ -84,7 +85,7 @@ def _late_rules(p: Pass, st: dict) -> None:
             st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
 
 
-def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list) -> None:
+def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list, revived: bool = False) -> None:
     """Abilities this pass triggers for a later phase (`on leave by vote next night`, `on voted
     next night`, `on kill next day`, `on targeted next night`, `on revived next night`), as
     Resolver._trigger records them; those triggered `immediately` act in this phase instead."""
@@ -98,12 +99,19 @@ def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list) -> No
             if trig.timing != "next":
                 continue
             named = [nm.key for nm in trig.by]
+            event = trig.event.key
+            if (event == "revived") != revived:
+                continue  # a return is known once the changes of state are applied
             for s in game.actor_keys(a):
-                event = trig.event.key
                 if event == "leave":
                     kinds = [game.ids.value("kind", k) for k in named]
-                    happened = And(leave[s], Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
-                elif event == "kill":
+                    fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
+                                Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
+                    key = (a.key, s, trig.timing_phase.key)
+                    st["pending"] = dict(st["pending"])
+                    st["pending"][key] = Or(st["pending"][key], fires)
+                    continue
+                if event == "kill":
                     happened = Or([p.events.get(("kill", s, k), F) for k in (named or game.ids.kinds)])
                 elif event == "voted":
                     happened = p.events.get(("voted", s), F) if not named or "vote" in named else F

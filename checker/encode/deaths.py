@@ -123,6 +123,8 @@ def _followers(p: Pass, decided: list, kinds: list) -> tuple[list, list]:
     does not leave by his own cause leaves by that kind when the player he is linked to leaves
     in this resolution, along chains; the links this phase makes hold already."""
     game, S, n = p.game, p.S, p.n
+    if not game.links_carry_exits:
+        return decided, kinds
     links, link_kind = list(S["links"]), list(S["link_kind"])
     for e, s, on, view, _a, u in p.intents.writes:
         if e.verb == "link":

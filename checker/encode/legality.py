@@ -447,10 +447,9 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
         for other in pv.uses:
             if other is u:
                 continue
-            targets = game.env_of(other).get("targets")
-            if t.event.key == "targeted" and u.key != NONE and targets is not None \
+            if t.event.key == "targeted" and u.key != NONE and other.targets \
                     and (not kinds or other.ability.key in kinds):
-                options.append(And(other.used, targets.member[u.key]))
+                options.append(And(other.used, game.env_of(other)["targets"].member[u.key]))
             if t.event.key == "revived" and any(e.verb == "revive" for e in flat(other.ability.effects)):
                 options.append(other.used)
             hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in flat(other.ability.effects))
@@ -477,9 +476,10 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
             kind = pv.link_kind[u.key]
             carried = Or([Eq(kind, game.I(game.ids.value("kind", k))) for k in kinds]) if kinds \
                 else Not(Eq(kind, game.I(NONE)))
-            sends_out = Or(pv.vote_kind == 1, And(pv.vote_kind == 2, game.B(
-                game.sc.day.tie in ("random", "all_leave"))))
-            options.append(And(carried, sends_out))
+            if truth(carried) is not False:
+                sends_out = Or(pv.vote_kind == 1, And(pv.vote_kind == 2, game.B(
+                    game.sc.day.tie in ("random", "all_leave"))))
+                options.append(And(carried, sends_out))
     return Or(options) if options else game.B(False)
 
 

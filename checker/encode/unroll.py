@@ -277,7 +277,7 @@ class Game:
             self.add(st["revealed"][s] == (s in state0.revealed))
             self.add(st["drawn"][s] == (s in state0.drawn))
             self.add(st["links"][s] == state0.links.get(s, NONE))
-            self.add(st["link_kind"][s] == ids.value("kind", state0.link_kinds.get(s)))
+            self.add(Eq(st["link_kind"][s], self.I(ids.value("kind", state0.link_kinds.get(s)))))
             for c in self.counter_names:
                 self.add(st["counters"][s][c] == state0.counters[s].get(c, 0))
         for (item, s), var in st["items"].items():
@@ -540,8 +540,9 @@ class Game:
         for u in later:
             before = pv.fired.get(id(u), self.B(False))
             fired[u] = And(Not(gate[u]), Not(before), self.left_by_trigger(u, S, pv.leaves[-1], st))
-            pv.happened[id(u)] = Or(pv.happened.get(id(u), self.B(False)),
-                                    self.left_by_trigger(u, S, pv.leaves[-1], st))
+            if u.ability.mandatory:  # for the obligation on its trigger (legality.trigger_obligations)
+                pv.happened[id(u)] = Or(pv.happened.get(id(u), self.B(False)),
+                                        self.left_by_trigger(u, S, pv.leaves[-1], st))
             if id(u) in pv.fired:
                 pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
         return self._pass(t, tag + "2", pv, st, later, None, fired)
@@ -743,7 +744,7 @@ class Game:
             carried = sorted({ids.value("kind", e.name.key) for effects in owners for e in flat(effects)
                               if e.verb == "link" and e.name is not None}
                              | {ids.value("kind", k) for k in self.start_state.link_kinds.values()})
-            self.add(Or([st["link_kind"][s] == k for k in [NONE] + carried]))
+            self.add(Or([Eq(st["link_kind"][s], self.I(k)) for k in [NONE] + carried]))
             for c in self.counter_names:
                 if c in sets:
                     continue
