@@ -450,8 +450,8 @@ class _Builder(Transformer):
                                self._span(meta))
 
     def _effect(self, meta, children, verb, **fields):
-        on = next((c for c in children if isinstance(c, _Tagged) and c.tag == "on"), None)
-        return ast.Effect(verb, on=on.value if on else None,
+        on = self._one(children, _Tagged)
+        return ast.Effect(verb, on=on.value if on and on.tag == "on" else None,
                           span=self._span(meta), **fields)
 
     def on(self, meta, children):
@@ -489,8 +489,9 @@ class _Builder(Transformer):
     def effect_link(self, meta, children):
         kind = [c for c in children if isinstance(c, _Tagged) and c.tag == "with"]
         together = any(isinstance(c, _Tagged) and c.tag == "together" for c in children)
-        return self._effect(meta, children, "link", name=kind[0].value if kind else None,
-                            together=together)
+        on = [c for c in children if isinstance(c, _Tagged) and c.tag == "on"]
+        return ast.Effect("link", name=kind[0].value if kind else None, together=together,
+                          on=on[0].value if on else None, span=self._span(meta))
 
     def link_together(self, meta, children):
         return _Tagged("together", True)
