@@ -151,7 +151,8 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
     elif v == "link":
         for q, here, to, kind in link_changes(game, e, s, cond, view, u):
             st["links"][q] = If(here, to, st["links"][q])
-            st["link_kind"][q] = If(here, kind, st["link_kind"][q])
+            if "link_kind" in st:
+                st["link_kind"][q] = If(here, kind, st["link_kind"][q])
     elif v == "revive":
         was_dead = Not(st["alive"][s])
         st["alive"][s] = Or(st["alive"][s], cond)

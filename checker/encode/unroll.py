@@ -223,10 +223,6 @@ class Game:
             "revealed": [self.bool(f"{p}revealed{s}") for s in range(n)],
             "drawn": [self.bool(f"{p}drawn{s}") for s in range(n)],
             "links": [self.int(f"{p}link{s}") for s in range(n)],
-            # the kind of exit a seat's link carries (`link … with KIND`), or NONE; a constant
-            # NONE where no link can carry one (so no state, free or not, has one)
-            "link_kind": [self.int(f"{p}linkkind{s}") if self.links_carry_exits else self.I(NONE)
-                          for s in range(n)],
             "counters": [{c: self.int(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
             "items": {(i.name.key, s): self.int(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
             "mset": {m.name.key: [self.bool(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
@@ -241,6 +237,10 @@ class Game:
                          for i, w in enumerate(sc.wins) for r in range(len(sc.win_readings(w)))
                          if len(sc.win_readings(w)) > 1},
         }
+        if self.links_carry_exits:
+            # the kind of exit a seat's link carries (`link … with KIND`), or NONE; only where
+            # a link can carry one (so no state, free or not, has one otherwise)
+            st["link_kind"] = [self.int(f"{p}linkkind{s}") for s in range(n)]
         for a, index, key, e in self.delay_slots():
             owner = owner_key(a)
             tag = "_".join(map(str, key)) if isinstance(key, tuple) else key
@@ -277,7 +277,8 @@ class Game:
             self.add(st["revealed"][s] == (s in state0.revealed))
             self.add(st["drawn"][s] == (s in state0.drawn))
             self.add(st["links"][s] == state0.links.get(s, NONE))
-            self.add(Eq(st["link_kind"][s], self.I(ids.value("kind", state0.link_kinds.get(s)))))
+            if "link_kind" in st:
+                self.add(Eq(st["link_kind"][s], self.I(ids.value("kind", state0.link_kinds.get(s)))))
             for c in self.counter_names:
                 self.add(st["counters"][s][c] == state0.counters[s].get(c, 0))
         for (item, s), var in st["items"].items():
@@ -433,7 +434,7 @@ class Game:
     def _phase(self, t: int, phase: Phase, S: dict, S2: dict) -> PhaseVars:
         pv = PhaseVars(phase)
         pv.active = Eq(S["winner"], NONE)
-        pv.link_kind = list(S["link_kind"])
+        pv.link_kind = list(S.get("link_kind", ()))
         # As Player.play: `round` is the number of the day or night being played (0 in the
         # opening phases), seen by every expression of the phase.
         S = {**S, "round": self.I(phase.number if phase.kind in ("day", "night") else 0)}
@@ -673,6 +674,8 @@ class Game:
                         self.derived_ranges.append(fact)
                         self.ranges.declare(var, *span)
         for name in ("alive", "role", "side", "left_by", "revealed", "links", "link_kind", "drawn"):
+            if name not in S2:
+                continue
             for s in range(self.n):
                 eq(S2[name], s, cur[name][s], S[name][s])
         for s in range(self.n):
@@ -740,11 +743,12 @@ class Game:
             self.add(If(st["alive"][s], st["left_by"][s] == NONE,
                            And(st["left_by"][s] >= NONE, st["left_by"][s] < len(ids.kinds))))
             self.add(And(st["links"][s] >= NONE, st["links"][s] < n))
-            owners = [a.effects for a in self.sc.abilities] + [r.then for r in self.sc.rules]
-            carried = sorted({ids.value("kind", e.name.key) for effects in owners for e in flat(effects)
-                              if e.verb == "link" and e.name is not None}
-                             | {ids.value("kind", k) for k in self.start_state.link_kinds.values()})
-            self.add(Or([Eq(st["link_kind"][s], self.I(k)) for k in [NONE] + carried]))
+            if "link_kind" in st:  # a kind some link can carry, or none
+                owners = [a.effects for a in self.sc.abilities] + [r.then for r in self.sc.rules]
+                carried = sorted({ids.value("kind", e.name.key) for effects in owners for e in flat(effects)
+                                  if e.verb == "link" and e.name is not None}
+                                 | {ids.value("kind", k) for k in self.start_state.link_kinds.values()})
+                self.add(Or([Eq(st["link_kind"][s], self.I(k)) for k in [NONE] + carried]))
             for c in self.counter_names:
                 if c in sets:
                     continue
