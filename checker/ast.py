@@ -152,6 +152,9 @@ class Effect:
     value: "Expr | None" = None
     on: "Expr | None" = None
     span: Span = spanned()
+    # `link together`: the players it applies to are linked to each other, not to the user
+    # (`name` is then, as for any `link … with KIND`, the kind of exit the link carries).
+    together: bool = False
 
 
 @dataclass(frozen=True)

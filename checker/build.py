@@ -489,7 +489,17 @@ class _Builder(Transformer):
                             name=ast.Name(what, what, self._tok_span(children[0])))
 
     def effect_link(self, meta, children):
-        return self._effect(meta, children, "link")
+        kind = [c for c in children if isinstance(c, _Tagged) and c.tag == "with"]
+        together = any(isinstance(c, _Tagged) and c.tag == "together" for c in children)
+        on = [c for c in children if isinstance(c, _Tagged) and c.tag == "on"]
+        return ast.Effect("link", name=kind[0].value if kind else None, together=together,
+                          on=on[0].value if on else None, span=self._span(meta))
+
+    def link_together(self, meta, children):
+        return _Tagged("together", True)
+
+    def link_exit(self, meta, children):
+        return _Tagged("with", children[0])
 
     def effect_revive(self, meta, children):
         return self._effect(meta, children, "revive")
@@ -887,7 +897,9 @@ class _Builder(Transformer):
         return _Tagged("self", True)
 
     def st_link(self, meta, children):
-        return self._state(meta, "link", player=children[0], players=(children[1],))
+        kind = [c for c in children if isinstance(c, _Tagged) and c.tag == "with"]
+        return self._state(meta, "link", player=children[0], players=(children[1],),
+                           name=kind[0].value if kind else None)
 
     def c_vote(self, meta, children):
         votes = self._one(children, _Int)

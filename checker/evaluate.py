@@ -58,6 +58,9 @@ class State:
     # seat -> the role dealt at the start: a moderator's log names each seat by it throughout,
     # so a converted player keeps one name (and a conversion is reported as a change)
     dealt: tuple = ()
+    # seat -> the kind of exit its link carries (`link … with KIND`): when the player it is
+    # linked to leaves, it leaves too, by that kind
+    link_kinds: dict = field(default_factory=dict)
 
     def clone(self) -> "State":
         return State(
@@ -69,7 +72,7 @@ class State:
             pending=self.pending, delayed=self.delayed, links=dict(self.links),
             revealed=self.revealed, phase_index=self.phase_index, drawn=self.drawn,
             readings=dict(self.readings), uses_open=dict(self.uses_open), idle=dict(self.idle),
-            dealt=self.dealt)
+            dealt=self.dealt, link_kinds=dict(self.link_kinds))
 
     def key(self) -> tuple:
         """A hashable summary, to tell apart outcomes that differ in anything that matters."""
@@ -80,7 +83,8 @@ class State:
                 tuple(sorted(self.self_uses.items())), self.pending,
                 tuple(sorted(self.links.items())), tuple(sorted(self.revealed)), tuple(sorted(self.drawn)),
                 tuple(sorted((k, tuple(sorted(v))) for k, v in self.readings.items())),
-                tuple(sorted(self.uses_open.items())), tuple(sorted(self.idle.items())))
+                tuple(sorted(self.uses_open.items())), tuple(sorted(self.idle.items())),
+                tuple(sorted(self.link_kinds.items())))
 
 
 def _freeze(value):

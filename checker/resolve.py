@@ -8,7 +8,7 @@ same letter, and a name written with or without a zero-width non-joiner, are one
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import ast
 from .errors import Diagnostic, SpecError
@@ -625,6 +625,9 @@ class Resolver:
             self._phase_ref(p)
         for t in triggers:
             self._trigger(t)
+        # A trigger with no timing acts when it happens: `on leave` is `on leave immediately`.
+        triggers = tuple(t if t.timing is not None else replace(t, timing="immediately")
+                         for t in triggers)
 
         scope = Scope().child(actor=(PLAYER, None))
         target_clauses = [c for c in d.clauses if c.keyword in ("target", "targets", "targets_up_to")]
@@ -725,6 +728,8 @@ class Resolver:
                 self.lookup(n, ("ability", "role"), "kind of exit, ability or role")
         if t.timing_phase is not None:
             self._phase_name(t.timing_phase)
+        if t.event.key == "revived" and t.by:
+            self.error("`on revived` takes no `by`: a return has no kind", t.by[0].span)
 
     def _limit(self, limit: ast.Limit, earlier, d) -> None:
         if limit.kind == "no_repeat":
@@ -808,6 +813,8 @@ class Resolver:
             self.lookup(e.name, ("ability",), "ability")
         elif v == "win":
             self.lookup(e.name, ("side",), "side")
+        elif v == "link" and e.name is not None:
+            self.lookup(e.name, ("kind",), "kind of exit")  # `link … with grief`
         if e.on is not None:
             typ = self.infer(e.on, scope)
             if typ not in (PLAYER, PLAYERS, ANY, None):

@@ -93,3 +93,10 @@ def refers_to(tree: object, name: str) -> bool:
 def has_table(tree: object) -> bool:
     """Whether the tree holds a `by` table or `cases` (which can have no row for a case)."""
     return any(isinstance(x, (ast.ByTable, ast.Cases)) for x in nodes(tree))
+
+
+def sides_set(effects: Iterable[ast.AnyEffect]) -> set[str]:
+    """The names an effect puts players' sides to (`set side = lovers`): the sides entered in
+    play, when they name sides."""
+    return {e.value.name.key for e in flat(effects)
+            if e.verb == "set" and e.name is not None and e.name.key == "side" and isinstance(e.value, ast.Ref)}

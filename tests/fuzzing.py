@@ -307,4 +307,6 @@ def case(rng: random.Random) -> tuple[str, str, str, Path]:
     block = rng.choice(blocks)
     block = block if block.startswith("query") else "query " + block
     spec = ROOT / "specs" / (seed.stem + ".mafia")  # a rulebook's queries, asked of it
+    if not spec.exists():  # a bundled example rulebook's (examples/rulebooks/)
+        spec = ROOT / "examples" / "rulebooks" / (seed.stem + ".mafia")
     return "query", f"mutated {seed.name}", mutate(block, rng) if rng.random() < 0.8 else block, spec

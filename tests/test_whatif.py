@@ -14,7 +14,7 @@ CASES = sorted((ROOT / "examples" / "whatif").glob("*.query"))
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_rulebook_answers(path):
     spec = ROOT / "specs" / f"{path.stem}.mafia"
-    if not spec.exists():  # a rulebook beyond the seeds
+    if not spec.exists():  # a bundled example rulebook (examples/rulebooks/)
         spec = ROOT / "examples" / "rulebooks" / f"{path.stem}.mafia"
     code, text = golden.run(["ask", str(spec.relative_to(ROOT)), str(path.relative_to(ROOT))])
     assert "EXPECTATION FAILED" not in text, text[text.find("EXPECTATION FAILED"):]

@@ -12,6 +12,7 @@ from ..evaluate import EvalError, Evaluator, initial_state
 from ..findings import Finding, Related
 from ..model import Composition, Scenario
 from ..prestart import prechecks, side_kinds
+from ..vocabulary import sides_set
 
 KIND = "setup"
 
@@ -108,6 +109,7 @@ def _declarations(scenario: Scenario) -> list[Finding]:
                                     rules=_ids(role.cites)))
     with_win = {w.side.key for w in scenario.wins}
     with_roles = {s for r in scenario.roles for s in (r.side,) + r.side_choices if s}
+    with_roles |= entered_in_play(scenario)
     unwritten = {w.side.key: w for w in scenario.open_wins}
     for side in scenario.sides:
         if side.key in unwritten:
@@ -126,3 +128,10 @@ def _declarations(scenario: Scenario) -> list[Finding]:
                                 f"no role belongs to side {side.display}", side.span,
                                 rules=_ids(side.cites)))
     return out
+
+
+def entered_in_play(scenario: Scenario) -> set[str]:
+    """The sides an effect puts players on by name (`set side = lovers`): no role starts on
+    them, but play brings players there."""
+    owners = [a.effects for a in scenario.abilities] + [r.then for r in scenario.rules]
+    return {side for effects in owners for side in sides_set(effects) if side in scenario.side_by_key}

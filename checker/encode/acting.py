@@ -82,6 +82,8 @@ def _takes_effect(p: Pass, u, blocking: Blocking, gate: dict):
         before = pv.fired[id(u)]
         eff = And(eff, Not(before), Or(hit, pend))
         pv.fired[id(u)] = Or(before, And(u.used, hit))
+        if a.mandatory:  # for the obligation on its trigger (legality.trigger_obligations)
+            pv.happened[id(u)] = Or(pv.happened.get(id(u), F), hit)
     if a.is_card:
         eff = And(eff, Or(S["drawn"][u.key], p.events.get(("drawn", u.key)), p.events.get(("voted", u.key))))
     return eff

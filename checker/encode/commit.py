@@ -27,7 +27,7 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
     st["left_by"] = [If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
     for s in range(n):
         p.event(("left", s), leave[s])
-    _exit_triggers(game, st, S, leave, kind_of)
+    _exit_triggers(p, st, S, leave, kind_of)
     for rule, env, _, _ in rule_hits:
         others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
         if not others:
@@ -45,6 +45,7 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
                     write(game, st, e, s, on, view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
         write(game, st, e, s, on, view, a, u)
+    _exit_triggers(p, st, S, leave, kind_of, revived=True)
     if p.intents.schedules:
         st["delay"] = dict(st["delay"])
         st["delay_target"] = dict(st["delay_target"])
@@ -99,20 +100,44 @@ def _late_rules(p: Pass, st: dict) -> None:
             st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
 
 
-def _exit_triggers(game: Game, st: dict, S: dict, leave: list, kind_of: list) -> None:
-    """Abilities its exit triggers for a later phase (`on leave by vote next night`); those
-    triggered `immediately` act in a second resolution instead (Game.resolve_pass)."""
+def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list, revived: bool = False) -> None:
+    """Abilities this pass triggers for a later phase (`on leave by vote next night`, `on voted
+    next night`, `on kill next day`, `on targeted next night`, `on revived next night`), as
+    Resolver._trigger records them; those triggered `immediately` act in this phase instead."""
+    game = p.game
+    F = game.B(False)
     for a in game.sc.abilities:
         if a.actor is None or a.actor.kind != "role":
             continue
         roles = [game.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
         for trig in a.triggers:
-            if trig.event.key != "leave" or trig.timing == "immediately":
+            if trig.timing != "next":
                 continue
-            kinds = [game.ids.value("kind", nm.key) for nm in trig.by]
+            named = [nm.key for nm in trig.by]
+            event = trig.event.key
+            if (event == "revived") != revived:
+                continue  # a return is known once the changes of state are applied
             for s in game.actor_keys(a):
-                fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
-                            Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
+                if event == "leave":
+                    kinds = [game.ids.value("kind", k) for k in named]
+                    fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
+                                Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
+                    key = (a.key, s, trig.timing_phase.key)
+                    st["pending"] = dict(st["pending"])
+                    st["pending"][key] = Or(st["pending"][key], fires)
+                    continue
+                if event == "kill":
+                    happened = Or([p.events.get(("kill", s, k), F) for k in (named or game.ids.kinds)])
+                elif event == "voted":
+                    happened = p.events.get(("voted", s), F) if not named or "vote" in named else F
+                elif event == "targeted":
+                    happened = Or([p.events.get(("targeted", s, k), F)
+                                   for k in (named or sorted(game.sc.ability_by_key))])
+                elif event == "revived":
+                    happened = And(Not(S["alive"][s]), st["alive"][s]) if not named else F
+                else:
+                    continue
+                fires = And(happened, Or([Eq(S["role"][s], r) for r in roles]))
                 key = (a.key, s, trig.timing_phase.key)
                 st["pending"] = dict(st["pending"])
                 st["pending"][key] = Or(st["pending"][key], fires)
@@ -139,13 +164,10 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
     elif v == "reveal":
         st["revealed"][s] = Or(st["revealed"][s], cond)
     elif v == "link":
-        if u is None or u.actor is None:
-            raise Unsupported("`link` without an acting player", e.span)
-        actor = u.actor
-        for q in range(game.n):
-            here = cond if isinstance(actor, int) and actor == q else \
-                (And(cond, actor == q) if not isinstance(actor, int) else game.B(False))
-            st["links"][q] = If(here, game.I(s), st["links"][q])
+        for q, here, to, kind in link_changes(game, e, s, cond, view, u):
+            st["links"][q] = If(here, to, st["links"][q])
+            if "link_kind" in st:
+                st["link_kind"][q] = If(here, kind, st["link_kind"][q])
     elif v == "revive":
         was_dead = Not(st["alive"][s])
         st["alive"][s] = Or(st["alive"][s], cond)
@@ -199,6 +221,26 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
             st["side"][s] = If(cond, value, st["side"][s])
         else:
             raise Unsupported("`set` on this memory", e.span)
+
+def link_changes(game: Game, e: ast.Effect, s: int, cond, view, u) -> list:
+    """What a `link` on seat s links, as (seat, condition, linked to, kind of exit it carries):
+    as the interpreter's link_pairs, the user to s, or (`link together`) s to the next player
+    it applies to by seat, the last to the first."""
+    kind = game.I(game.ids.value("kind", e.name.key if e.name is not None else None))
+    if not e.together:
+        if u is None or u.actor is None:
+            raise Unsupported("`link` without an acting player", e.span)
+        actor = u.actor
+        if isinstance(actor, int):
+            return [(actor, cond, game.I(s), kind)]
+        return [(q, And(cond, actor == q), game.I(s), kind) for q in range(game.n)]
+    members = [game.on(e, view, u, t) for t in range(game.n)]
+    order = list(range(s + 1, game.n)) + list(range(s))
+    to = game.I(NONE)
+    for t in reversed(order):
+        to = If(members[t], game.I(t), to)
+    return [(s, And(cond, Or([members[t] for t in order] or [game.B(False)])), to, kind)]
+
 
 # -------------------------------------------------------------- between phases
 

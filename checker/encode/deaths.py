@@ -11,9 +11,10 @@ import z3
 from .. import holes
 from ..holes import Hole
 from ..vocabulary import calls, flat
+from .commit import link_changes
 from .phase_vars import NONE
 from .passes import Pass
-from .terms import And, Eq, If, Implies, Not, Or, compare_op, count_of
+from .terms import And, Eq, If, Implies, Not, Or, compare_op, count_of, truth
 
 ROUNDS = 4  # the chain of decisions with `leaves(p)` the encoding follows; longer is a hole
 
@@ -113,7 +114,32 @@ def _decide(p: Pass, rules: list, fixpoint: bool, static: dict, left):
         decided_all.append(decided)
         kinds.append(kind)
         contras.append(contra)
+    decided_all, kinds = _followers(p, decided_all, kinds)
     return decided_all, kinds, contras, hits
+
+
+def _followers(p: Pass, decided: list, kinds: list) -> tuple[list, list]:
+    """As Resolver._followers: a player whose link carries an exit (`link … with KIND`) and who
+    does not leave by his own cause leaves by that kind when the player he is linked to leaves
+    in this resolution, along chains; the links this phase makes hold already."""
+    game, S, n = p.game, p.S, p.n
+    if not game.links_carry_exits:
+        return decided, kinds
+    links, link_kind = list(S["links"]), list(S["link_kind"])
+    for e, s, on, view, _a, u in p.intents.writes:
+        if e.verb == "link":
+            for q, here, to, kind in link_changes(game, e, s, on, view, u):
+                links[q] = If(here, to, links[q])
+                link_kind[q] = If(here, kind, link_kind[q])
+    carries = [Not(Eq(k, game.I(NONE))) for k in link_kind]
+    if all(truth(c) is False for c in carries):
+        return decided, kinds
+    out = list(decided)
+    for _ in range(game.follow_depth):
+        out = [Or(decided[q], And(S["alive"][q], carries[q],
+                                  Or([And(Eq(links[q], game.I(r)), out[r]) for r in range(n) if r != q])))
+               for q in range(n)]
+    return out, [If(decided[q], kinds[q], link_kind[q]) for q in range(n)]
 
 
 def _seat(p: Pass, s: int, mine: list):

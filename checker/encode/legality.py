@@ -18,7 +18,7 @@ from ..phases import Phase, matches
 from ..vocabulary import flat, refers_to
 from .phase_vars import NONE, PhaseVars, Use
 from .vote import tally_legal, tie_rules, tied
-from .terms import And, Eq, Events, If, Implies, Not, Or, Seats, Unsupported, View, compare_op, count_of, pick
+from .terms import And, Eq, Events, If, Implies, Not, Or, Seats, Unsupported, View, compare_op, count_of, pick, truth
 
 if TYPE_CHECKING:
     from .unroll import Game
@@ -131,8 +131,28 @@ def legal(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View)
     for cond, why in open_limits:
         pv.undefined.append((And(pv.active, u.used, cond), Hole(holes.OPEN_LIMIT, why, u.ability.key)))
     game.add(Implies(u.used, And(conds)))
-    if u.ability.mandatory:
+    if u.ability.mandatory and not owed_on_trigger(u.ability, phase):
         _obligation(game, u, pv, S, phase)
+
+
+def owed_on_trigger(a: Ability, phase: Phase) -> bool:
+    """As obligations.on_trigger_only: a mandatory ability that comes into the phase only by
+    triggers acting at once is owed where a trigger happens (trigger_obligations)."""
+    if a.is_card or any(r.phase.key == phase.kind for r in a.phases) or not a.triggers:
+        return False
+    return all(t.timing == "immediately" for t in a.triggers)
+
+
+def trigger_obligations(game: Game, pv: PhaseVars, S: dict, phase: Phase) -> None:
+    """As obligations.unmet_on_trigger: where the trigger of such a use happened in the phase
+    (pv.happened, filled by the passes), the use must be made if some use would be legal."""
+    for u in pv.uses:
+        if not u.ability.mandatory or not owed_on_trigger(u.ability, phase) or id(u) not in pv.happened:
+            continue
+        if truth(pv.happened[id(u)]) is False:
+            continue
+        legal = _some_use_legal(game, u, u.actor, pv, S, phase)
+        game.add(Implies(And(pv.active, pv.happened[id(u)], legal), u.used))
 
 
 def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> None:
@@ -427,6 +447,11 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
         for other in pv.uses:
             if other is u:
                 continue
+            if t.event.key == "targeted" and u.key != NONE and other.targets \
+                    and (not kinds or other.ability.key in kinds):
+                options.append(And(other.used, game.env_of(other)["targets"].member[u.key]))
+            if t.event.key == "revived" and any(e.verb == "revive" for e in flat(other.ability.effects)):
+                options.append(other.used)
             hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in flat(other.ability.effects))
             if not hits:
                 continue
@@ -446,6 +471,16 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
             rule = game.sc.day.tie_rule
             if t.event.key == "leave" or (rule is not None and rule.may_remove):
                 options.append(tied(pv, u.key))
+        # As Player._can_trigger_now: a user whose link carries an exit can leave by any vote
+        # exit (he follows the player voted out).
+        if pv.vote_kind is not None and u.key != NONE and t.event.key == "leave" and pv.link_kind:
+            kind = pv.link_kind[u.key]
+            carried = Or([Eq(kind, game.I(game.ids.value("kind", k))) for k in kinds]) if kinds \
+                else Not(Eq(kind, game.I(NONE)))
+            if truth(carried) is not False:
+                sends_out = Or(pv.vote_kind == 1, And(pv.vote_kind == 2, game.B(
+                    game.sc.day.tie in ("random", "all_leave"))))
+                options.append(And(carried, sends_out))
     return Or(options) if options else game.B(False)
 
 

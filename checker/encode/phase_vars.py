@@ -76,6 +76,9 @@ class PhaseVars:
     def declare(self, side: str, cond) -> None:
         """A `win SIDE` effect acts under cond: the phase's win check weighs it (wins.py)."""
         self.declared.setdefault(side, []).append(cond)
+    link_kind: list = field(default_factory=list)  # per seat, the exit its link carries at the start
+    # id(use) -> its trigger happened in the phase, used or not (for obligations on a trigger)
+    happened: dict = field(default_factory=dict)
 
 
 def team_use(u: Use) -> bool:

@@ -37,6 +37,7 @@ from .phase_vars import NONE
 from .solver import Limits, ask, make_solver
 from .terms import Events, View, count_of
 from .unroll import Game
+from ..vocabulary import sides_set
 
 MAX_REFINEMENTS = 200  # continuations per position before the proof is called inconclusive
 # Solver work (Z3's rlimit count, summed over the proposer's questions) a position may take:
@@ -178,7 +179,10 @@ def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
     ("reading", i) some reading of win i is still followed;
     ("alive", s) seat s is alive;
     ("unmarked", m, s) seat s is not in memory m;
-    ("side", s, r) a seat holding role r has r's side (or one it may choose)."""
+    ("side", s, r) a seat holding role r has r's side (or one it may choose);
+    ("mutual-link", s) a link of seat s that carries an exit is returned by its partner, with
+        the same kind (as `link together` makes it for two players);
+    ("linked-same-side", s) seat s and the partner of such a link play for one side."""
     ctx = game.ctx
     if lemma[0] == "no-win":
         holds = list(win_holds(game, st).values())
@@ -194,6 +198,17 @@ def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
         return z3.Not(st["mset"][lemma[1]][lemma[2]])
     if lemma[0] == "reading":
         return z3.Or([x for (i, _), x in st["readings"].items() if i == lemma[1]])
+    if lemma[0] == "mutual-link":
+        s, n, none = lemma[1], game.n, game.I(NONE)
+        kind, partner = st["link_kind"][s], st["links"][s]
+        back = [z3.And(partner == t, st["links"][t] == s, st["link_kind"][t] == kind)
+                for t in range(n) if t != s]
+        return z3.Implies(kind != none, z3.Or(back) if back else z3.BoolVal(False, ctx))
+    if lemma[0] == "linked-same-side":
+        s, none = lemma[1], game.I(NONE)
+        kind, partner = st["link_kind"][s], st["links"][s]
+        same = [z3.And(partner == t, st["side"][t] == st["side"][s]) for t in range(game.n) if t != s]
+        return z3.Implies(kind != none, z3.Or(same) if same else z3.BoolVal(False, ctx))
     if lemma[0] == "one-holder":
         ability = game.sc.ability_by_key[lemma[1]]
         wanted = [game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
@@ -202,6 +217,10 @@ def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
     _, s, r = lemma
     role = game.sc.role_by_key[r]
     sides = [role.side] if role.side is not None else list(role.side_choices)
+    # and the sides effects put players on by name (`set side = lovers`)
+    sides += sorted({x for a in game.sc.abilities for x in sides_set(a.effects)}
+                    | {x for rule in game.sc.rules for x in sides_set(rule.then)})
+    sides = [x for x in dict.fromkeys(sides) if x in game.sc.side_by_key]
     ids = game.ids
     return z3.Implies(st["role"][s] == ids.roles.index(r),
                       z3.Or([st["side"][s] == ids.value("side", x) for x in sides]))
@@ -219,6 +238,8 @@ def candidate_lemmas(game: Game) -> list:
     out += [("unmarked", m, s) for m in sorted(game.states[0]["mset"]) for s in range(game.n)]
     for s in range(game.n):
         out += [("side", s, r) for r in sorted(game.roles_of[s])]
+    if game.links_carry_exits:
+        out += [("mutual-link", s) for s in range(game.n)] + [("linked-same-side", s) for s in range(game.n)]
     return out
 
 

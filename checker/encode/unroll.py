@@ -239,6 +239,10 @@ class Game:
                          for i, w in enumerate(sc.wins) for r in range(len(sc.win_readings(w)))
                          if len(sc.win_readings(w)) > 1},
         }
+        if self.links_carry_exits:
+            # the kind of exit a seat's link carries (`link … with KIND`), or NONE; only where
+            # a link can carry one (so no state, free or not, has one otherwise)
+            st["link_kind"] = [self.int(f"{p}linkkind{s}") for s in range(n)]
         for a, index, key, e in self.delay_slots():
             owner = owner_key(a)
             tag = "_".join(map(str, key)) if isinstance(key, tuple) else key
@@ -275,6 +279,8 @@ class Game:
             self.add(st["revealed"][s] == (s in state0.revealed))
             self.add(st["drawn"][s] == (s in state0.drawn))
             self.add(st["links"][s] == state0.links.get(s, NONE))
+            if "link_kind" in st:
+                self.add(Eq(st["link_kind"][s], self.I(ids.value("kind", state0.link_kinds.get(s)))))
             for c in self.counter_names:
                 self.add(st["counters"][s][c] == state0.counters[s].get(c, 0))
         for (item, s), var in st["items"].items():
@@ -317,6 +323,58 @@ class Game:
             count, target = start.get(key, (0, None))
             self.add(var == count)
             self.add(st["delay_target"][key] == (NONE if target is None else target))
+
+    @property
+    def links_carry_exits(self) -> bool:
+        """Whether some link can carry an exit: a `link … with KIND` in the spec, or one in
+        the first state."""
+        if not hasattr(self, "_links_carry"):
+            owners = [a.effects for a in self.sc.abilities] + [r.then for r in self.sc.rules]
+            self._links_carry = bool(self.start_state.link_kinds) or any(
+                e.verb == "link" and e.name is not None for effects in owners for e in flat(effects))
+        return self._links_carry
+
+    @property
+    def follow_depth(self) -> int:
+        """How many players can follow one another out in a chain (Resolver._followers follows
+        chains to the end): at most the players whose links can carry an exit, less one when
+        every link is `link together` with a kind (then whom a follower follows carries one
+        too). Those are the first state's, and per ability with such a link, its uses in the
+        game times the players one use links: a bound the deaths need not go past."""
+        if not hasattr(self, "_follow_depth"):
+            owners = [(a, a.effects) for a in self.sc.abilities] + [(r, r.then) for r in self.sc.rules]
+            links = [(o, e) for o, effects in owners for e in flat(effects) if e.verb == "link"]
+            carriers = len(self.start_state.link_kinds)
+            for owner, e in links:
+                if e.name is not None:
+                    carriers += self._most_uses(owner) * (self._group_size(owner) if e.together else 1)
+            first = self.start_state
+            paired = all(e.together and e.name is not None for _, e in links) and all(
+                first.links.get(s) in first.link_kinds for s in first.link_kinds)
+            self._follow_depth = max(0, min(self.n - 1, carriers - (1 if paired else 0)))
+        return self._follow_depth
+
+    def _most_uses(self, owner) -> int:
+        """The most uses an ability has in a game (the seats that can hold it, times its
+        phases or its per-game limit); a rule or an unbounded ability: every seat."""
+        if not isinstance(owner, Ability) or owner.triggers or owner.is_card or owner.actor is None:
+            return self.n
+        if owner.actor.kind in ("team", "moderator"):
+            holders = 1
+        elif owner.actor.kind == "role":
+            roles = {r.key for r in (owner.actor.roles or (owner.actor.name,))}
+            holders = sum(1 for s in range(self.n) if roles & self.roles_of[s]) if self.roles_of else self.n
+        else:
+            return self.n
+        caps = [lim.count for lim in owner.limits if lim.kind == "count" and not lim.on_self
+                and lim.per.key == "game"]
+        if owner.phases and all(r.exact is not None for r in owner.phases):
+            caps.append(len(owner.phases))
+        return holders * min(caps) if caps else self.n
+
+    def _group_size(self, owner) -> int:
+        count = owner.target_count if isinstance(owner, Ability) else None
+        return count.value if isinstance(count, ast.Num) else self.n
 
     def counter_gifts(self) -> list[tuple[int, str]]:
         """(seat, counter) where a conversion can give the seat a counter its dealt role lacks."""
@@ -378,6 +436,7 @@ class Game:
         pv = PhaseVars(phase)
         pv.active = Eq(S["winner"], NONE)
         self.table_holes: list = []  # (gaps, hole, guard) of the phase's views: see table_view
+        pv.link_kind = list(S.get("link_kind", ()))
         # As Player.play: `round` is the number of the day or night being played (0 in the
         # opening phases), seen by every expression of the phase.
         S = {**S, "round": self.I(phase.number if phase.kind in ("day", "night") else 0)}
@@ -421,6 +480,7 @@ class Game:
             if pv.vote_kind is not None:
                 cur = self._pass(t, "v", pv, cur, [u for u in pv.uses if u.moment == "vote"] + waiting, pv)
             cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
+        legality.trigger_obligations(self, pv, S, phase)
         for flag in view0.env["__holes"]:
             pv.undefined.append((flag, Hole(holes.NO_ROW, "a table with no row for this case")))
         for gaps, hole, guard in self.table_holes:
@@ -491,6 +551,9 @@ class Game:
         for u in later:
             before = pv.fired.get(id(u), self.B(False))
             fired[u] = And(Not(gate[u]), Not(before), self.left_by_trigger(u, S, pv.leaves[-1], st))
+            if u.ability.mandatory:  # for the obligation on its trigger (legality.trigger_obligations)
+                pv.happened[id(u)] = Or(pv.happened.get(id(u), self.B(False)),
+                                        self.left_by_trigger(u, S, pv.leaves[-1], st))
             if id(u) in pv.fired:
                 pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
         return self._pass(t, tag + "2", pv, st, later, None, fired)
@@ -527,15 +590,23 @@ class Game:
         return View(self, state, events, {**env, "__holes": gaps})
 
     def leave_triggered(self, a: Ability) -> bool:
-        return any(t.event.key == "leave" and t.timing == "immediately" for t in a.triggers)
+        """As Player._leave_triggered: triggered at once by an exit or a return (`on leave`,
+        `on revived`), it acts in a further pass right after the one that decides it."""
+        return any(t.event.key in ("leave", "revived") and t.timing == "immediately" for t in a.triggers)
 
     def left_by_trigger(self, u: Use, S, leave, st) -> z3.BoolRef:
-        """Whether this pass removed the use's actor in a way its trigger names."""
+        """Whether this pass removed the use's actor in a way its trigger names (or, for
+        `on revived`, brought him back)."""
         if u.key == NONE:
             return self.B(False)
         options = []
         for t in u.ability.triggers:
-            if t.event.key != "leave" or t.timing != "immediately":
+            if t.timing != "immediately":
+                continue
+            if t.event.key == "revived":
+                options.append(And(Not(S["alive"][u.key]), st["alive"][u.key]))
+                continue
+            if t.event.key != "leave":
                 continue
             kinds = [self.ids.value("kind", nm.key) for nm in t.by]
             options.append(And(leave[u.key], Or([Eq(st["left_by"][u.key], k) for k in kinds])
@@ -560,10 +631,15 @@ class Game:
                 parts += [events.get(("kill", u.key, k), F) for k in kinds]
             elif tr.event.key == "voted":
                 parts.append(events.get(("voted", u.key), F))
+            elif tr.event.key == "targeted":  # `on targeted [by ABILITY, …]`
+                named = sorted({nm.key for nm in tr.by}) or sorted(self.sc.ability_by_key)
+                parts += [events.get(("targeted", u.key, a), F) for a in named]
         return Or(parts) if parts else F
 
     def is_triggered_by_kill(self, a: Ability) -> bool:
-        return any(t.timing == "immediately" and t.event.key == "kill" for t in a.triggers)
+        """As Resolver._acting_order: triggered at once by an event among the actions (an
+        attack, being named), it acts after the steps that can set it off."""
+        return any(t.timing == "immediately" and t.event.key in ("kill", "targeted") for t in a.triggers)
 
     def declared_edges(self, steps) -> set:
         return {(a, b) for a, b in self.sc.resolve_edges if a in steps and b in steps}
@@ -635,7 +711,9 @@ class Game:
                         self.add(fact)
                         self.derived_ranges.append(fact)
                         self.ranges.declare(var, *span)
-        for name in ("alive", "role", "side", "left_by", "revealed", "links", "drawn"):
+        for name in ("alive", "role", "side", "left_by", "revealed", "links", "link_kind", "drawn"):
+            if name not in S2:
+                continue
             for s in range(self.n):
                 eq(S2[name], s, cur[name][s], S[name][s])
         for s in range(self.n):
@@ -703,6 +781,12 @@ class Game:
             self.add(If(st["alive"][s], st["left_by"][s] == NONE,
                            And(st["left_by"][s] >= NONE, st["left_by"][s] < len(ids.kinds))))
             self.add(And(st["links"][s] >= NONE, st["links"][s] < n))
+            if "link_kind" in st:  # a kind some link can carry, or none
+                owners = [a.effects for a in self.sc.abilities] + [r.then for r in self.sc.rules]
+                carried = sorted({ids.value("kind", e.name.key) for effects in owners for e in flat(effects)
+                                  if e.verb == "link" and e.name is not None}
+                                 | {ids.value("kind", k) for k in self.start_state.link_kinds.values()})
+                self.add(Or([Eq(st["link_kind"][s], self.I(k)) for k in [NONE] + carried]))
             for c in self.counter_names:
                 if c in sets:
                     continue

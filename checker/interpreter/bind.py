@@ -251,6 +251,12 @@ class Binder:
                 other = self.seat(item.players[0], seats)
                 if other is not None:
                     state.links[seat] = other
+                    if item.name is not None:  # `link P to Q with KIND`
+                        if not any(k.name.key == item.name.key for k in sc.kinds) \
+                                and item.name.key not in ("vote", "kick"):
+                            self.error(f"unknown kind of exit '{item.name.text}'", item.name.span)
+                            continue
+                        state.link_kinds[seat] = item.name.key
 
     def _phases(self, q: ast.Query, state: State, seats) -> list:
         if not q.phases and q.start is None:

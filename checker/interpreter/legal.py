@@ -82,8 +82,10 @@ def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Pha
             return holders[0], None
         return None, Problem(f"say which holder of {actor.name.text} uses '{ability.display}' (`by …`)")
     roles = actor_roles(ability)
+    # `on revived immediately`: a holder who has left may be brought back, and act, this phase
+    returns = any(t.event.key == "revived" and t.timing == "immediately" for t in ability.triggers)
     candidates = [i for i in range(len(state.roles)) if state.roles[i] in roles
-                  and (state.alive[i] or pending_for(state, ability.key, i, phase))]
+                  and (state.alive[i] or pending_for(state, ability.key, i, phase) or returns)]
     if len(candidates) == 1:
         return candidates[0], None
     if not candidates:

@@ -43,6 +43,8 @@ def missing(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
     for ability in scenario.abilities:
         if not ability.mandatory or not _scheduled(ability, phase, state):
             continue
+        if on_trigger_only(ability, phase, state):
+            continue  # owed only where its trigger happens: see `unmet_on_trigger`
         moment = moment_of(ability) if phase.is_day else None
         options = _team_options(scenario, ability)
         if options and any(u.ability in options for u in uses):
@@ -59,6 +61,40 @@ def missing(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
                 who = "" if actor is None else f" by @{actor + 1}"
                 out.append(Problem(f"'{ability.display}' must be used{who} on {phase}: "
                                    "the rules make it mandatory and a use is legal",
+                                   ability.cites_of("mandatory")))
+    return out
+
+
+def on_trigger_only(ability: Ability, phase: Phase, state: State | None = None) -> bool:
+    """Whether the ability comes into this phase only by triggers that act at once (the
+    Hunter's last shot): then it is owed where a trigger happens, not wherever one could.
+    (The encoding's counterpart: encode/legality.py, trigger_obligations.)"""
+    if ability.is_card or any(r.phase.key == phase.kind for r in ability.phases) or not ability.triggers:
+        return False
+    return all(t.timing == "immediately" for t in ability.triggers)
+
+
+def unmet_on_trigger(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse],
+                     triggered: set, drawn: frozenset, moment_of: Callable[[Ability], str]) -> list[Problem]:
+    """The obligations of mandatory abilities that act at once on their trigger, in one outcome
+    of the phase: each holder whose trigger happened (`triggered`: (ability, seat)) must have
+    been given a use, if some use would have been legal, judged as any use on its trigger is
+    (at the start of the phase, the trigger taken as come). With no legal use (nobody left to
+    aim at) the obligation lapses."""
+    out = []
+    for ability in scenario.abilities:
+        if not ability.mandatory or not on_trigger_only(ability, phase, state):
+            continue
+        moment = moment_of(ability) if phase.is_day else None
+        for key, seat in sorted(t for t in triggered if t[0] == ability.key):
+            if any(u.ability == key and u.actor == seat for u in uses):
+                continue
+            others = _others(scenario, ability, uses)
+            example = _a_legal_use(scenario, state, phase, moment, ability, seat, others, [], drawn,
+                                   lambda a, u, us: True)
+            if example is not None:
+                out.append(Problem(f"'{ability.display}' must be used by @{seat + 1} on {phase}: its "
+                                   "trigger happened, the rules make it mandatory and a use is legal",
                                    ability.cites_of("mandatory")))
     return out
 

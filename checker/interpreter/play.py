@@ -24,7 +24,7 @@ from .legal import (
     team_of,
     use_key,
 )
-from .resolution import Attack, Report, Resolver, Scratch
+from .resolution import CLOSING_EVENTS, Attack, Report, Resolver, Scratch
 from .tally import tally_problem
 from .ties import pick_problem, tie_results
 
@@ -148,6 +148,9 @@ class Player:
                 st, phase, votes, rep, cards + _still_waiting(waiting, rep), start))
             results = self._then(results, lambda st, rep: self._resolve(
                 st, phase, "after", after + _still_waiting(waiting, rep), [], rep))
+        results, unmet = self._owed_on_trigger(state, phase, uses, results)
+        if unmet:
+            return [], problems + unmet
         out = []
         for st, report in results:
             for u in _still_waiting(waiting, report):
@@ -157,6 +160,23 @@ class Player:
             self._bookkeep(st, phase, actions, report)
             out.extend(self._check_wins(st, phase, report))
         return out, problems
+
+    def _owed_on_trigger(self, state: State, phase: Phase, uses: list[BoundUse], results):
+        """The outcomes in which no obligation on a trigger is left unmet (a mandatory ability
+        that acts at once on its trigger is owed where the trigger happens); when every outcome
+        leaves one unmet, what they leave unmet."""
+        if not any(a.mandatory for a in self.sc.abilities):
+            return results, []
+        voted = {t for u in uses if u.ability is None and u.vote == "player" for t in u.targets}
+        kept, unmet = [], []
+        for st, report in results:
+            found = obligations.unmet_on_trigger(self.sc, state, phase, uses, report.triggered,
+                                                 state.drawn | voted, lambda a: self._moment_of(a, phase))
+            if found:
+                unmet.extend(p for p in found if p not in unmet)
+            else:
+                kept.append((st, report))
+        return kept, ([] if kept else unmet)
 
     def _then(self, results, step):
         out = []
@@ -232,13 +252,13 @@ class Player:
                 if problem:
                     problems.append(problem)
                 continue
-            immediate = self._can_trigger_now(ability, u, uses)
+            immediate = self._can_trigger_now(ability, u, uses, state)
             problems.extend(check(self.sc, state, phase, self._moment(u, phase) if phase.is_day else None,
                                   u, [x for x in uses if x.ability is not None],
                                   triggered_now=immediate, drawn=drawn))
         problems.extend(obligations.missing(
             self.sc, state, phase, uses, drawn, lambda a: self._moment_of(a, phase),
-            self._can_trigger_now))
+            lambda a, u, us: self._can_trigger_now(a, u, us, state)))
         votes = [u for u in uses if u.ability is None]
         day = self.sc.day
         if not votes and phase.kind == "day" and day is not None and day.vote is not None \
@@ -278,28 +298,39 @@ class Player:
                 problems.append(Problem(short, cites))
         return problems
 
-    def _can_trigger_now(self, ability, u: BoundUse, uses: list[BoundUse]) -> bool:
+    def _can_trigger_now(self, ability, u: BoundUse, uses: list[BoundUse], state: State | None = None) -> bool:
         """Whether this phase's other choices can trigger an `immediately` ability: an attack
         of the trigger's kind aimed at its user, or (for `on leave`) anything that can remove
-        the user. Without a possible trigger the choice is illegal."""
+        the user: an attack on anyone, the vote on him, or (when his link carries an exit) a
+        vote exit of anyone. Without a possible trigger the choice is illegal."""
+        follows = state.link_kinds.get(u.actor) if state is not None and u.actor is not None else None
         for t in ability.triggers:
             if t.timing != "immediately":
                 continue
             kinds = {n.key for n in t.by}
             for other in uses:
                 if other is u or other.ability is None:
-                    if t.event.key == "leave" and other.ability is None and u.actor in other.targets:
-                        return not kinds or "vote" in kinds
                     # A tie votes out one of the tied (`tie random`) or each (`tie all_leave`):
                     # the use lapses where it sends out another.
                     sends_out = other.vote == "player" or (
                         other.vote == "tie" and self.sc.day is not None
                         and self.sc.day.tie_rule is not None and self.sc.day.tie_rule.may_remove)
+                    if t.event.key == "leave" and other.ability is None and u.actor in other.targets \
+                            and (not kinds or "vote" in kinds):
+                        return True
+                    if t.event.key == "leave" and other.ability is None and sends_out and follows \
+                            and (not kinds or follows in kinds):
+                        return True
                     if t.event.key == "voted" and other.ability is None and sends_out \
                             and u.actor in other.targets:
                         return True
                     continue
                 effects = self.sc.ability_by_key[other.ability].effects
+                if t.event.key == "targeted" and u.actor in other.targets \
+                        and (not kinds or other.ability in kinds):
+                    return True
+                if t.event.key == "revived" and any(e.verb == "revive" for e in flat(effects)):
+                    return True
                 hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds)
                            for e in flat(effects))
                 if t.event.key == "kill" and hits and u.actor in other.targets:
@@ -343,8 +374,10 @@ class Player:
         return [(s.state, _merge(into, s.report)) for s in results]
 
     def _leave_triggered(self, u: BoundUse) -> bool:
+        """Triggered at once by an exit or a return (`on leave`, `on revived`), decided when a
+        resolution closes: it acts in a further resolution right after."""
         ability = self.sc.ability_by_key[u.ability]
-        return any(t.event.key == "leave" and t.timing == "immediately" for t in ability.triggers)
+        return any(t.event.key in CLOSING_EVENTS and t.timing == "immediately" for t in ability.triggers)
 
     def _after_leaving(self, resolver, scratch: Scratch, waiting: list[BoundUse], phase, moment):
         """Abilities triggered `immediately` by a player's exit act right after it; the others
@@ -623,6 +656,7 @@ def _merge(first: Report | None, second: Report) -> Report:
     merged.blocked_uses = first.blocked_uses | second.blocked_uses
     merged.fired_triggers = first.fired_triggers | second.fired_triggers
     merged.declared = list(dict.fromkeys(first.declared + second.declared))
+    merged.triggered = first.triggered | second.triggered
     return merged
 
 

@@ -87,6 +87,7 @@ class Report:
     # the announcement being the moderator's words for it
     reveals: list[tuple[int, str | None]] = field(default_factory=list)
     declared: list[str] = field(default_factory=list)  # sides a `win SIDE` effect declared winners
+    triggered: set = field(default_factory=set)  # (ability, seat) whose trigger to act at once happened
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
@@ -134,7 +135,7 @@ class Scratch:
                         set(self.report.due_next), set(self.report.fired),
                         list(self.report.checkpoints), set(self.report.blocked_uses),
                         set(self.report.fired_triggers), list(self.report.reveals),
-                        list(self.report.declared))
+                        list(self.report.declared), set(self.report.triggered))
         return Scratch(self.state.clone(), report, set(self.events), set(self.blocked),
                        {k: set(v) for k, v in self.shields.items()}, list(self.attacks),
                        list(self.defenses), list(self.strict), set(self.triggered),
@@ -234,7 +235,7 @@ class Resolver:
     def _acting_order(self, steps: list[str]) -> list[str]:
         """Stage 2 acts together; only a triggered ability must follow the attacks that can
         trigger it, so the order is the steps' names with those after their triggers."""
-        triggered = {s for s in steps if any(t.timing == "immediately" and t.event.key == "kill"
+        triggered = {s for s in steps if any(t.timing == "immediately" and t.event.key in ACTING_EVENTS
                                              for t in self.abilities[s].triggers)}
         return sorted(s for s in steps if s not in triggered) + sorted(triggered)
 
@@ -280,6 +281,7 @@ class Resolver:
                 scratch.events.add(("used", step))
                 for t in u.targets:
                     scratch.events.add(("targeted", t, step))
+                    self._trigger(scratch, "targeted", t, step)  # `on targeted [by ABILITY]`
                 self.apply(scratch, ability.effects, self.env(u), ability, u.actor)
             out.append(scratch)
         return out
@@ -402,7 +404,10 @@ class Resolver:
             for seat in self._seats(sc, e, env):
                 sc.cancelled_uses.add((e.name.key, seat))
             return
-        for seat in self._seats(sc, e, env):
+        seats = self._seats(sc, e, env)
+        if v == "link" and e.together:
+            env = {**env, "_group": tuple(seats)}  # linked to each other: the group is one value
+        for seat in seats:
             self.apply_to(sc, e, seat, env, source, src, actor)
 
     def apply_to(self, sc: Scratch, e: ast.Effect, seat: int, env, source, src, actor) -> None:
@@ -485,9 +490,53 @@ class Resolver:
 
     def _link(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
         st = sc.state
-        if actor is not None:
-            st.links[actor] = seat
-            sc.report.changes.append(f"{self.name(sc, actor)} is linked to {self.name(sc, seat)}")
+        for who, to, kind in link_pairs(e, seat, env, actor):
+            st.links[who] = to
+            if kind is None:
+                st.link_kinds.pop(who, None)
+            else:
+                st.link_kinds[who] = kind
+            sc.report.changes.append(f"{self.name(sc, who)} is linked to {self.name(sc, to)}"
+                                     + (f", and follows him out ({self._kind(kind)})" if kind else ""))
+
+    def _kind(self, key: str) -> str:
+        decl = next((k for k in self.sc.kinds if k.name.key == key), None)
+        return decl.label or decl.name.text if decl is not None else key
+
+    def _followers(self, sc: Scratch, result: dict) -> None:
+        """`link … with KIND`: a player linked to one who leaves in this resolution leaves too,
+        by the link's kind, unless he leaves anyway (by his own cause); followed along chains.
+        The links made in this phase hold already (they wait with the other changes of state,
+        but bind the deaths of the phase that makes them)."""
+        st = sc.state
+        links, kinds = dict(st.links), dict(st.link_kinds)
+        for e, seat, env, _source, _src, actor in sc.writes:
+            if e.verb == "link":
+                for who, to, kind in link_pairs(e, seat, env, actor):
+                    links[who] = to
+                    if kind is None:
+                        kinds.pop(who, None)
+                    else:
+                        kinds[who] = kind
+        if not kinds:
+            return
+        changed = True
+        while changed:
+            changed = False
+            for who in range(len(st.roles)):
+                kind = kinds.get(who)
+                if kind is None or who in result or not st.alive[who] or links.get(who) not in result:
+                    continue
+                result[who] = (kind, self._link_source(kind))
+                changed = True
+
+    def _link_source(self, kind: str) -> str:
+        """The ability (or rule) whose links carry this kind of exit, for the report."""
+        for owner in (*self.sc.abilities, *self.sc.rules):
+            effects = owner.effects if isinstance(owner, Ability) else owner.then
+            if any(e.verb == "link" and e.name is not None and e.name.key == kind for e in flat(effects)):
+                return owner.key if isinstance(owner, Ability) else owner.name.key
+        return "link"
 
     def _revive(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
         st = sc.state
@@ -496,6 +545,7 @@ class Resolver:
             st.left_by[seat] = None
             sc.report.changes.append(f"{self.name(sc, seat)} returns to the game")
             sc.events.add(("revived", seat))
+            self._trigger(sc, "revived", seat, None)  # `on revived`
 
     def _give(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
         st = sc.state
@@ -569,7 +619,7 @@ class Resolver:
                     return env.get(ch.binds.key)
         return None
 
-    def _trigger(self, sc: Scratch, event: str, seat: int, kind: str) -> None:
+    def _trigger(self, sc: Scratch, event: str, seat: int, kind: str | None) -> None:
         """Record the abilities of this player that the event triggers: now, or in a later
         phase (`next night`)."""
         role = sc.state.roles[seat]
@@ -720,6 +770,7 @@ class Resolver:
                     continue
                 result[seat] = (cause.kind, cause.source)
                 break
+        self._followers(sc, result)
         return result, contradictions
 
     def commit(self, sc: Scratch, leaving: dict) -> Scratch:
@@ -760,6 +811,7 @@ class Resolver:
         if self.checkpoint:
             sc.report.checkpoints.append(sc.state.clone())
         self.fire_rules(sc, self.late_rules)
+        sc.report.triggered |= sc.triggered
         return sc
 
     def _cites_of(self, name: str) -> list[str]:
@@ -769,6 +821,13 @@ class Resolver:
         rule = next((r for r in self.sc.rules if r.name.key == name), None)
         return [c.id for c in rule.cites] if rule else []
 
+
+# Trigger events that happen among the actions of a resolution (an attack, being named by a
+# use): an ability acting at once on them acts after the steps that can set them off.
+ACTING_EVENTS = frozenset({"kill", "targeted"})
+# Trigger events decided when a resolution closes (an exit, a return): an ability acting at
+# once on them acts in a further resolution right after it.
+CLOSING_EVENTS = frozenset({"leave", "revived"})
 
 # Verbs that act on the phase as a whole, in Resolver.apply_one.
 APPLY_WHOLE = frozenset({"nothing", "unspecified", "announce", "learn", "win", "cancel"})
@@ -794,6 +853,19 @@ APPLY = {
     "stay": "_stay",
     "draw": "_draw",
 }
+
+
+def link_pairs(e: ast.Effect, seat: int, env: dict, actor) -> list[tuple[int, int, str | None]]:
+    """What a `link` on one seat links: (who, to whom, the kind of exit it carries). A plain
+    `link` links the user to the seat; `link together` links the players it applies to each
+    to the next by seat, the last to the first (two players: to each other)."""
+    kind = e.name.key if e.name is not None else None
+    if not e.together:
+        return [] if actor is None else [(actor, seat, kind)]
+    group = sorted(env.get("_group", ()))
+    if len(group) < 2 or seat not in group:
+        return []
+    return [(seat, group[(group.index(seat) + 1) % len(group)], kind)]
 
 
 def _display(source) -> str:
