@@ -43,12 +43,9 @@ def _first(enc, a, kind: str) -> Finding | None:
         return None  # never two holders at once
     found = enc.search_after_clean(mutual_at)
     what = "several consistent readings" if kind == "several" else "no consistent reading"
-    if found.status == "unsat":
-        return enc.stopped_short(found, f"whether uses of {a.display} that block each other can have {what}",
-                                 a.name_span or a.span)
-    if found.status == "unknown":
-        return enc.inconclusive(f"whether uses of {a.display} that block each other can have {what}",
-                                f"the solver gave up ({found.result.reason})", a.name_span or a.span)
+    if found.status != "sat":
+        return enc.unanswered(found, f"whether uses of {a.display} that block each other can have {what}",
+                              a.name_span or a.span)
     enc, t = found.enc, found.t
     phase = enc.game.phases[t]
     w = enc.witness(found.result, t, f"uses of {a.display} that block each other")

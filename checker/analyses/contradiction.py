@@ -26,11 +26,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                 continue
             found = enc.search_after_clean(
                 lambda e, t, pair=pair: [c for c, s, a, b in e.game.vars[t].contradictions if (a, b) == pair])
-            if found.status == "unknown":
-                out.append(enc.inconclusive(f"whether rules {pair[0]} and {pair[1]} clash",
-                                            f"the solver gave up ({found.result.reason})"))
-                continue
-            short = enc.stopped_short(found, f"whether rules {pair[0]} and {pair[1]} clash")
+            short = enc.unanswered(found, f"whether rules {pair[0]} and {pair[1]} clash")
             if short is not None:
                 out.append(short)
             if found.status != "sat":

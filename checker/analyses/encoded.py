@@ -321,11 +321,14 @@ class Encoded:
                        span or self.sc.span,
                        witness=self.witness_json(witness) if witness is not None else None)
 
-    def stopped_short(self, found: Search, what: str, span=None) -> Finding | None:
-        """A question no game answered, asked less deep than the search's depth (a longer
-        game could not be built, or the solver gave up on it): not a pass but an
-        inconclusive finding that says how deep it searched and why it stopped. None when
-        the search went the whole way."""
+    def unanswered(self, found: Search, what: str, span=None) -> Finding | None:
+        """A question the search did not answer: the solver gave up, or no game answered it
+        but the search stopped short of its depth (a longer game could not be built, or the
+        solver gave up on it). Not a pass but an inconclusive finding that says how deep it
+        searched and why it stopped. None when the search found a game or went the whole
+        way."""
+        if found.status == "unknown":
+            return found.enc.inconclusive(what, f"the solver gave up ({found.result.reason})", span)
         if found.status != "unsat" or found.gave_up is None:
             return None
         rounds = found.depth

@@ -26,11 +26,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                 continue
             found = enc.search_after_clean(
                 lambda e, t, hole=hole: [c for c, h in e.game.vars[t].undefined if h == hole])
-            if found.status == "unknown":
-                out.append(enc.inconclusive(f"whether '{why}' can happen",
-                                            f"the solver gave up ({found.result.reason})"))
-                continue
-            short = enc.stopped_short(found, f"whether '{why}' can happen")
+            short = enc.unanswered(found, f"whether '{why}' can happen")
             if short is not None:
                 out.append(short)
             if found.status != "sat":

@@ -16,10 +16,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             out.append(enc.unsupported("whether two sides can win at once"))
             continue
         found = enc.search(_goal, quiet=True)
-        if found.status == "unknown":
-            out.append(enc.inconclusive("whether two sides can win at once",
-                                        f"the solver gave up ({found.result.reason})"))
-        short = enc.stopped_short(found, "whether two sides can win at once")
+        short = enc.unanswered(found, "whether two sides can win at once")
         if short is not None:
             out.append(short)
         if found.status != "sat":
