@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from playing import bind
 from mafiacheck.errors import SpecError
-from mafiacheck.interpreter.bind import Binder
 from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import load
-from mafiacheck.query_text import load_queries
 
 ROOT = Path(__file__).resolve().parent.parent
 C9 = ROOT / "examples" / "rulebooks" / "c9.mafia"
@@ -52,10 +51,6 @@ def test_a_composition_name_used_twice_is_a_located_error(tmp_path):
     path = spec(tmp_path, "composition 3 a { goon, townie * 2 }\ncomposition 4 a { goon, cop, townie * 2 }\n")
     assert errors(path) == [("composition name 'a' is used twice", 12, 15)]
 
-
-def bind(scenario, text):
-    source, (query,) = load_queries(text)
-    return Binder(scenario, source.path).bind(query)
 
 
 def test_a_query_picks_an_alternative_by_name():

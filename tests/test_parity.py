@@ -5,11 +5,10 @@ phase-by-phase compare or an analysis."""
 
 from pathlib import Path
 
+from playing import bind, interpret
 from mafiacheck.crosscheck.differential import compare
-from mafiacheck.interpreter.bind import Binder
 from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import check_file, load
-from mafiacheck.query_text import load_queries
 
 ROOT = Path(__file__).resolve().parent.parent
 PARITY = ROOT / "tests" / "fixtures" / "parity"
@@ -17,15 +16,6 @@ PARITY = ROOT / "tests" / "fixtures" / "parity"
 
 def probe(name: str):
     return load(str(PARITY / f"{name}.mafia"))
-
-
-def bind(scenario, text: str):
-    source, (query,) = load_queries(text)
-    return Binder(scenario, source.path).bind(query)
-
-
-def interpret(scenario, text: str):
-    return Player(scenario).answer(bind(scenario, text))
 
 
 def agree_along(scenario, text: str) -> list[str]:

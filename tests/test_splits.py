@@ -4,9 +4,8 @@ interpreter's answer and the encoding's, through `check`, `ask` or the different
 
 from pathlib import Path
 
+from playing import bind, interpret
 from mafiacheck.crosscheck.differential import compare
-from mafiacheck.interpreter.bind import Binder
-from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import check_file, load
 from mafiacheck.queries import answer_all
 from mafiacheck.query_text import load_queries
@@ -18,15 +17,6 @@ SPLITS = ROOT / "tests" / "fixtures" / "splits"
 
 def probe(name: str):
     return load(str(SPLITS / f"{name}.mafia"))
-
-
-def bind(scenario, text: str):
-    source, (query,) = load_queries(text)
-    return Binder(scenario, source.path).bind(query)
-
-
-def interpret(scenario, text: str):
-    return Player(scenario).answer(bind(scenario, text))
 
 
 def open_answer(scenario, text: str):

@@ -6,7 +6,7 @@ ignored the rule would disagree."""
 from pathlib import Path
 
 import pytest
-from mafiacheck.crosscheck.differential import compare
+from playing import agreed
 from mafiacheck.errors import SpecError
 from mafiacheck.interpreter.bind import Binder
 from mafiacheck.interpreter.play import Player
@@ -40,12 +40,7 @@ def scenario(tmp_path: Path, tie: str, required: bool = False):
 def play(sc, body: str):
     """The day's outcomes (who is still in, per outcome) and the verdict; and the encoding
     must allow exactly the interpreter's outcomes of that day."""
-    source, (q,) = load_queries(f"query q {{ {body} }}")
-    bound = Binder(sc, source.path).bind(q)
-    phase, uses = bound.phases[0]
-    verdict = compare(sc, bound.state, phase, uses)
-    assert verdict.agree, verdict.detail
-    answer = Player(sc).answer(bound)
+    bound, answer = agreed(sc, body)
     gone = sorted(tuple(s + 1 for s, alive in enumerate(o.state.alive) if not alive and bound.state.alive[s])
                   for o in answer.outcomes)
     return answer.verdict, gone

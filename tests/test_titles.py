@@ -5,7 +5,7 @@ case is compared with the Z3 encoding, so a side that ignored the item or the tr
 disagree."""
 
 import pytest
-from mafiacheck.crosscheck.differential import compare
+from playing import agreed
 from mafiacheck.errors import SpecError
 from mafiacheck.interpreter.bind import Binder
 from mafiacheck.interpreter.play import Player
@@ -52,12 +52,7 @@ def sc(tmp_path_factory):
 def play(sc, body: str):
     """(verdict, per outcome the seats holding the badge, 1-based); the encoding must allow
     exactly the interpreter's outcomes of the query's first phase."""
-    source, (q,) = load_queries(f"query q {{ {body} }}")
-    bound = Binder(sc, source.path).bind(q)
-    phase, uses = bound.phases[0]
-    verdict = compare(sc, bound.state, phase, uses)
-    assert verdict.agree, verdict.detail
-    answer = Player(sc).answer(bound)
+    bound, answer = agreed(sc, body)
     return answer.verdict, [sorted(s + 1 for (item, s) in o.state.items if item == "badge")
                             for o in answer.outcomes]
 

@@ -4,10 +4,9 @@ living's votes (or the quorum). Each case is compared with the Z3 encoding, and 
 chosen so that counting every vote as one would give the other answer."""
 
 import pytest
-from mafiacheck.crosscheck.differential import compare
+from playing import agreed
 from mafiacheck.errors import SpecError
 from mafiacheck.interpreter.bind import Binder
-from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import load
 from mafiacheck.query_text import load_queries
 
@@ -34,12 +33,7 @@ def scenario(tmp_path, n: int, vote: str = "majority"):
 
 
 def play(sc, body: str) -> str:
-    source, (q,) = load_queries(f"query q {{ {body} }}")
-    bound = Binder(sc, source.path).bind(q)
-    phase, uses = bound.phases[0]
-    verdict = compare(sc, bound.state, phase, uses)
-    assert verdict.agree, verdict.detail
-    return Player(sc).answer(bound).verdict
+    return agreed(sc, body)[1].verdict
 
 
 @pytest.mark.parametrize("n, ballots, verdict", [
