@@ -46,7 +46,7 @@ def _first(enc, a, kind: str) -> Finding | None:
     if found.status != "sat":
         return enc.unanswered(found, f"whether uses of {a.display} that block each other can have {what}",
                               a.name_span or a.span)
-    enc, t = found.enc, found.t
+    enc, t, where = found.enc, found.t, found.where
     phase = enc.game.phases[t]
     w = enc.witness(found.result, t, f"uses of {a.display} that block each other")
     if not _mutual_holes(w.answer.outcomes if w.answer else [], a):
@@ -54,7 +54,7 @@ def _first(enc, a, kind: str) -> Finding | None:
             f"uses of {a.display} that block each other on {phase} with {what}",
             "the solver's game does not replay through the interpreter with that hole (an encoding bug)",
             a.name_span or a.span, witness=w)
-    return _finding(enc.sc, enc.game.seats, a, w, phase, enc.where)
+    return _finding(enc.sc, enc.game.seats, a, w, phase, where)
 
 
 def _finding(scenario, seats, a, w, phase, where) -> Finding:

@@ -49,7 +49,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
                                       [r.id for r in (stay.cites if stay else ())]))
             out.append(Finding(c.code, c.kind, c.severity,
                                f"rule {pair[0]} says a player leaves and rule {pair[1]} says they stay, "
-                               f"and neither overrides the other (reached at {game.phases[t]}, {at.where})",
+                               f"and neither overrides the other (reached at {game.phases[t]}, {found.where})",
                                primary.span if primary else scenario.span,
                                (Related(f"rule {pair[1]}", stay.span),) if stay and leave else (),
                                ids, at.witness_json(w)))

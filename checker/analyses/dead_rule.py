@@ -80,6 +80,7 @@ def _proof(encodings: list[Encoded], key) -> str:
     """What k-induction (encode/induction.py) adds to the bounded verdict: that it holds for
     games of every length, or why no proof was found."""
     from ..encode.induction import prove_absent
+    from ..encode.invariants import strengthening
     from ..encode.terms import Unsupported
 
     def event(game, i):
@@ -90,7 +91,8 @@ def _proof(encodings: list[Encoded], key) -> str:
     depths = []
     for enc in encodings:
         try:
-            status, k, why = prove_absent(enc, event, what="it", clean_before=False)
+            status, k, why = prove_absent(enc, event, what="it", clean_before=False,
+                                          invariants=strengthening(enc))
         except Unsupported as exc:
             return f"; no proof for every length (the induction step does not support {exc})"
         if status == "unknown":

@@ -52,10 +52,22 @@ class Search:
     result: Result | None
     enc: "Encoded"
     gave_up: str | None = None
+    # Past a depth the solver gave up on: "unsat" proved for every length by induction over
+    # `proved` phases; or "sat" in a longer game, `undecided` saying which depth is open (a
+    # shorter game than the witness is then not ruled out).
+    proved: int | None = None
+    undecided: str | None = None
 
     @property
     def depth(self) -> int:
         return self.enc.options.bound
+
+    @property
+    def where(self) -> str:
+        """The encoding's `where`, and the depth left open below a witness found past it."""
+        if self.undecided is None:
+            return self.enc.where
+        return f"{self.enc.where}; a shorter game is not ruled out ({self.undecided})"
 
 
 class Encoded:
@@ -130,20 +142,27 @@ class Encoded:
 
     def search_after_clean(self, conditions_at: Callable[[Encoded, int], list]) -> Search:
         """`search` for the earliest phase where one of conditions_at(enc, t) holds, after a
-        game the rules decide up to it."""
+        game the rules decide up to it. conditions_at reads only `enc.game`, so the same
+        question can be put to the induction step's windows."""
         def goal(enc, t):
             here = conditions_at(enc, t)
             if not here:
                 return [z3.BoolVal(False, enc.game.ctx)]
             return [z3.Or(here), enc.clean_until(t - 1)]
-        return self.search(goal, quiet=True)
+
+        def event(game, i):
+            here = conditions_at(_Over(game), i)
+            return [z3.Or(here) if here else z3.BoolVal(False, game.ctx)]
+        return self.search(goal, quiet=True, event=event)
 
     def search(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
-               quiet: bool = False) -> Search:
+               quiet: bool = False, event: Callable | None = None) -> Search:
         """`first`, in ever longer games: a goal no game of this encoding's rounds reaches is
         asked of a game one round longer (its later phases only: the earlier ones are the
         same game), up to the depth of Options.deepen_to. goal_at(enc, t): the goal at phase
-        t of that encoding's game."""
+        t of that encoding's game. A depth the solver gives up on is not the end (`past`):
+        `event`, the goal over a free-start window's phase i (induction.prove_absent's
+        event_at, after phases the rules decide), lets induction try to settle it."""
         status, t, result = self.first(lambda t: goal_at(self, t), fast, quiet)
         found = Search(status, t, result, self)
         while found.status == "unsat" and found.depth < self.depth_limit:
@@ -153,10 +172,35 @@ class Encoded:
             start = len(found.enc.game.vars)
             status, t, result = longer.first(lambda t, e=longer: goal_at(e, t), fast, quiet, start=start)
             if status == "unknown":
-                return replace(found, gave_up=f"a game of {longer.options.bound} rounds: the solver gave up "
-                                              f"({result.reason})")
+                why = f"a game of {longer.options.bound} rounds: the solver gave up ({result.reason})"
+                return self.past(found, longer, goal_at, event, why, fast, quiet)
             found = Search(status, t, result, longer)
         return found
+
+    def past(self, found: Search, longer: Encoded, goal_at, event, why: str, fast: bool,
+             quiet: bool) -> Search:
+        """A question no game up to found's depth answers and the solver gave up on one
+        round longer: proved for every length by induction from found's depth, with the
+        composition's invariants (encode/invariants.py); or shown by a game one round longer
+        still, which is often far easier to find than a proof that there is none (the
+        witness then says that a shorter game is not ruled out); else unanswered."""
+        from ..encode.induction import prove_absent
+        from ..encode.invariants import strengthening
+
+        if event is not None:
+            try:
+                status, k, _ = prove_absent(found.enc, event, invariants=strengthening(found.enc))
+            except Unsupported:
+                status, k = "open", None
+            if status == "proved":
+                return replace(found, proved=k)
+        deeper = longer.at_bound(longer.options.bound + 1)
+        if not isinstance(deeper, str):
+            start = len(longer.game.vars)
+            status, t, result = deeper.first(lambda t, e=deeper: goal_at(e, t), fast, quiet, start=start)
+            if status == "sat":
+                return Search(status, t, result, deeper, undecided=why)
+        return replace(found, gave_up=why)
 
     def _many_holders(self, many: int) -> str | None:
         """Whether `many` living players can hold an ability at the start of a phase in which
@@ -341,6 +385,14 @@ class Encoded:
         return Finding(registry.INCONCLUSIVE, "inconclusive", "error",
                        f"{what} could not be checked: the Z3 encoding does not support {exc} yet",
                        exc.span or self.sc.span)
+
+
+class _Over:
+    """An encoding's stand-in over another game (a free-start window): what a question that
+    reads only `enc.game` needs."""
+
+    def __init__(self, game):
+        self.game = game
 
 
 # How many times an analysis's resource limit the question of Encoded._many_holders gets.

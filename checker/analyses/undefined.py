@@ -41,7 +41,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             c = registry.CODES[registry.UNDEFINED]
             span, rules = _where(scenario, hole)
             out.append(Finding(c.code, c.kind, c.severity,
-                               f"the rules do not decide {why} (reached at {game.phases[t]}, {at.where})",
+                               f"the rules do not decide {why} (reached at {game.phases[t]}, {found.where})",
                                span, rules=rules, witness=at.witness_json(w)))
     return out
 

@@ -60,10 +60,10 @@ def _finding(side, win, win_side: str, searched) -> Finding:
 def _prove(enc: Encoded, side: str):
     """k-induction (encode/induction.py) on "this side has not won"; never raises for a
     construct the free-start encoding lacks: the bounded finding then stands."""
-    from ..encode.induction import prove_never
+    from ..encode.invariants import proved_never
     from ..encode.terms import Unsupported
     try:
-        status, k, why = prove_never(enc, enc.game.ids.sides.index(side))
+        status, k, why = proved_never(enc, enc.game.ids.sides.index(side))
     except Unsupported as exc:
         return "open", None, f"the induction step does not support {exc}"
     if status == "unknown":

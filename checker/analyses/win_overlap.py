@@ -15,7 +15,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         if enc.error:
             out.append(enc.unsupported("whether two sides can win at once"))
             continue
-        found = enc.search(_goal, quiet=True)
+        found = enc.search(_goal, quiet=True, event=_event)
         short = enc.unanswered(found, "whether two sides can win at once")
         if short is not None:
             out.append(short)
@@ -30,7 +30,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             continue
         c = registry.CODES[registry.WIN_OVERLAP]
         out.append(Finding(c.code, c.kind, c.severity,
-                           f"{overlaps[0]}, after {game.phases[t]} ({enc.where})",
+                           f"{overlaps[0]}, after {game.phases[t]} ({found.where})",
                            scenario.wins[0].span,
                            tuple(Related(f"win {w2.side.text}", w2.span) for w2 in scenario.wins[1:]),
                            tuple(r.id for win in scenario.wins for r in win.cites),
@@ -40,8 +40,11 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 
 def _goal(enc: Encoded, t: int) -> list:
     """Two sides' conditions hold after phase t, in a game the rules decide up to it."""
-    game = enc.game
-    before = enc.clean_until(t - 1)
+    return [enc.clean_until(t - 1)] + _event(enc.game, t)
+
+
+def _event(game, t: int) -> list:
+    """Two sides' conditions hold after phase t of `game`, which leaves nothing else open."""
     pv = game.vars[t]
     gaps = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
-    return [pv.overlap if pv.overlap is not None else z3.BoolVal(False, game.ctx), before] + gaps
+    return [pv.overlap if pv.overlap is not None else z3.BoolVal(False, game.ctx)] + gaps

@@ -232,18 +232,8 @@ def windows_of(enc) -> Windows:
     return holder._windows
 
 
-def prove_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | None]:
-    """Whether side `sid` can never win in a game the rules decide, of any length, given
-    that the bounded search found no such game within the encoding's L phases.
-
-    ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
-    def event(game, i):
-        return [game.states[i + 1]["winner"] == sid] + clean(game.vars[i])
-    return prove_absent(enc, event, kmax, what="the win")
-
-
 def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
-                 clean_before: bool = True) -> tuple[str, int | None, str | None]:
+                 clean_before: bool = True, invariants=None) -> tuple[str, int | None, str | None]:
     """k-induction: whether an event no game of the encoding's L phases shows (event_at(game,
     i): the conditions of the event at phase i of `game`, a list joined by `and`) can never
     happen, in a game the rules decide, of any length.
@@ -255,6 +245,9 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
     too), so every later phase is covered.
     `clean_before`: the bounded search asked only for games the rules decide up to the
     event, so the window's earlier phases may be taken as decided too.
+    `invariants`: called once, at the first step that starts from a state the search cannot
+    rule out, for the invariants of reachable states (a function of a game and a state to
+    their terms, or None when none were found); from then on every window assumes them.
     ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
     sc = enc.sc
     g = alike_from(sc, enc.game.seats)
@@ -264,6 +257,7 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
     period = len(sc.phases.cycle)
     strengthen = wins_checked_always(sc)
     last_reason = "no induction depth up to %d closes" % kmax
+    invariant = None
     for k in range(1, kmax + 1):
         starts = list(range(max(L - k + 1, 0), max(g, L - k + 1) + period))
         proved = True
@@ -276,13 +270,18 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
                 pre.append(z3.Not(z3.And(event_at(game, i))))
                 if clean_before:
                     pre += clean(game.vars[i])
-            result = ask(solver, *pre, *event_at(game, k - 1))
+            event = event_at(game, k - 1)
+            result = ask(solver, *pre, *event, *_assumed(invariant, game, k))
+            if result.status == "sat" and invariants is not None:
+                invariant, invariants = invariants(), None
+                if invariant is not None:
+                    result = ask(solver, *pre, *event, *_assumed(invariant, game, k))
             if result.status == "unknown":
                 return "unknown", None, result.reason
             if result.status == "sat":
                 proved = False
-                last_reason = f"a well-formed state the search cannot rule out leads to {what} " \
-                              f"({game.phases[k - 1]})"
+                kind = "a state satisfying the invariants found" if invariant is not None else "a well-formed state"
+                last_reason = f"{kind} the search cannot rule out leads to {what} ({game.phases[k - 1]})"
                 break
         if proved:
             restricted = next((g.restricted for g, _ in windows_of(enc).games.values() if g.restricted), None)
@@ -290,3 +289,17 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
                 return "open", None, restricted
             return "proved", k, None
     return "open", None, last_reason
+
+
+def _assumed(invariant, game: Game, k: int) -> list:
+    """The invariants over a window's states: its first (nobody has won there), and each
+    later one before the event where nobody has won yet."""
+    if invariant is None:
+        return []
+    out = list(invariant(game, game.states[0]))
+    for t in range(1, k):
+        st = game.states[t]
+        terms = invariant(game, st)
+        if terms:
+            out.append(z3.Implies(st["winner"] == NONE, z3.And(terms)))
+    return out

@@ -32,12 +32,12 @@ from __future__ import annotations
 import z3
 from z3 import z3core as C
 
-from .induction import PATTERN, alike_from, no_win_holds, pin, state_terms, values_of, win_holds
+from .induction import PATTERN, alike_from, pin, state_terms, values_of
+from .invariants import candidate_lemmas, crowded, lemma_term
 from .phase_vars import NONE
 from .solver import Limits, ask, make_solver
-from .terms import Events, View, count_of
+from .terms import count_of
 from .unroll import Game
-from ..vocabulary import sides_set
 
 MAX_REFINEMENTS = 200  # continuations per position before the proof is called inconclusive
 # Solver work (Z3's rlimit count, summed over the proposer's questions) a position may take:
@@ -167,87 +167,6 @@ def _value(model: z3.ModelRef, v) -> z3.ExprRef:
     (as model_completion would)."""
     x = model.get_interp(v.decl())
     return x if x is not None else model.eval(v, model_completion=True)
-
-
-def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
-    """A candidate invariant of the states nobody has won:
-    ("no-win",) no side's condition holds;
-    ("no-win-unless-overlap",) none does unless two that no priority orders do (an overlap
-        leaves the game going);
-    ("no-open-win",) no condition of a win the rulebook leaves open holds;
-    ("one-holder", a) at most one living player holds a's role;
-    ("reading", i) some reading of win i is still followed;
-    ("alive", s) seat s is alive;
-    ("unmarked", m, s) seat s is not in memory m;
-    ("side", s, r) a seat holding role r has r's side (or one it may choose);
-    ("mutual-link", s) a link of seat s that carries an exit is returned by its partner, with
-        the same kind (as `link together` makes it for two players);
-    ("linked-same-side", s) seat s and the partner of such a link play for one side."""
-    ctx = game.ctx
-    if lemma[0] == "no-win":
-        holds = list(win_holds(game, st).values())
-        return z3.Not(z3.Or(holds)) if holds else z3.BoolVal(True, ctx)
-    if lemma[0] == "no-win-unless-overlap":
-        return no_win_holds(game, st)
-    if lemma[0] == "no-open-win":
-        view = View(game, st, Events(ctx), {"__holes": []})
-        return z3.Not(z3.Or([game.compiler.value(w.cond, view) for w in game.sc.open_wins]))
-    if lemma[0] == "alive":
-        return st["alive"][lemma[1]]
-    if lemma[0] == "unmarked":
-        return z3.Not(st["mset"][lemma[1]][lemma[2]])
-    if lemma[0] == "reading":
-        return z3.Or([x for (i, _), x in st["readings"].items() if i == lemma[1]])
-    if lemma[0] == "mutual-link":
-        s, n, none = lemma[1], game.n, game.I(NONE)
-        kind, partner = st["link_kind"][s], st["links"][s]
-        back = [z3.And(partner == t, st["links"][t] == s, st["link_kind"][t] == kind)
-                for t in range(n) if t != s]
-        return z3.Implies(kind != none, z3.Or(back) if back else z3.BoolVal(False, ctx))
-    if lemma[0] == "linked-same-side":
-        s, none = lemma[1], game.I(NONE)
-        kind, partner = st["link_kind"][s], st["links"][s]
-        same = [z3.And(partner == t, st["side"][t] == st["side"][s]) for t in range(game.n) if t != s]
-        return z3.Implies(kind != none, z3.Or(same) if same else z3.BoolVal(False, ctx))
-    if lemma[0] == "one-holder":
-        ability = game.sc.ability_by_key[lemma[1]]
-        wanted = [game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
-        holders = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(game.n)]
-        return count_of(holders, ctx) <= 1
-    _, s, r = lemma
-    role = game.sc.role_by_key[r]
-    sides = [role.side] if role.side is not None else list(role.side_choices)
-    # and the sides effects put players on by name (`set side = lovers`)
-    sides += sorted({x for a in game.sc.abilities for x in sides_set(a.effects)}
-                    | {x for rule in game.sc.rules for x in sides_set(rule.then)})
-    sides = [x for x in dict.fromkeys(sides) if x in game.sc.side_by_key]
-    ids = game.ids
-    return z3.Implies(st["role"][s] == ids.roles.index(r),
-                      z3.Or([st["side"][s] == ids.value("side", x) for x in sides]))
-
-
-def candidate_lemmas(game: Game) -> list:
-    """What the states of most games satisfy, to be proved or dropped (Proof.houdini). A
-    free state can break them (everybody gone with nobody declared the winner, a citizen on
-    the mafia's side) and then has no way forward that a reachable state would have."""
-    out = [("no-win",), ("no-win-unless-overlap",)] if game.sc.wins else []
-    out += [("no-open-win",)] if game.sc.open_wins else []
-    out += [("one-holder", a.key) for a in crowded(game)]
-    out += [("reading", i) for i in sorted({i for i, _ in game.states[0]["readings"]})]
-    out += [("alive", s) for s in range(game.n)]  # a player no rule can remove
-    out += [("unmarked", m, s) for m in sorted(game.states[0]["mset"]) for s in range(game.n)]
-    for s in range(game.n):
-        out += [("side", s, r) for r in sorted(game.roles_of[s])]
-    if game.links_carry_exits:
-        out += [("mutual-link", s) for s in range(game.n)] + [("linked-same-side", s) for s in range(game.n)]
-    return out
-
-
-def crowded(game: Game) -> list:
-    """The blocking abilities of which the game lets only one player a phase make a use
-    (Game.restricted): where at most one living player holds each (a "one-holder" lemma),
-    nothing is left out."""
-    return sorted({a.key: a for pv in game.vars for a in pv.crowded}.values(), key=lambda a: a.key)
 
 
 class Proof:

@@ -1,0 +1,190 @@
+"""Invariants of the states games reach, found when a proof needs them.
+
+A k-induction step (encode/induction.py) starts from any well-formed state, and most
+well-formed states are no game's: a citizen playing for the mafia, a memory no ability
+writes holding a player, two Killers where the composition has one. From such a state a
+rule can apply that no game ever reaches, and the proof fails. The candidates below are what
+the states of most games satisfy; Houdini's loop keeps the largest subset that every state a
+game reaches with nobody winning satisfies: the game's own states up to the first generic
+phase (every later phase is alike one of a cycle), then, from a free state at each position
+of the cycle where they all hold, the state after it (drop what fails, until nothing does).
+Nothing is written per scenario: the candidates are the same for every spec, and only what
+the solver proves is assumed.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from .induction import alike_from, clean, no_win_holds, prove_absent, win_holds
+from .phase_vars import NONE
+from .solver import ask
+from .terms import Events, View, count_of
+from .unroll import Game
+from ..vocabulary import sides_set
+
+
+def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
+    """A candidate invariant of the states nobody has won:
+    ("no-win",) no side's condition holds;
+    ("no-win-unless-overlap",) none does unless two that no priority orders do (an overlap
+        leaves the game going);
+    ("no-open-win",) no condition of a win the rulebook leaves open holds;
+    ("one-holder", a) at most one living player holds a's role;
+    ("reading", i) some reading of win i is still followed;
+    ("alive", s) seat s is alive;
+    ("unmarked", m, s) seat s is not in memory m;
+    ("side", s, r) a seat holding role r has r's side (or one it may choose);
+    ("mutual-link", s) a link of seat s that carries an exit is returned by its partner, with
+        the same kind (as `link together` makes it for two players);
+    ("linked-same-side", s) seat s and the partner of such a link play for one side."""
+    ctx = game.ctx
+    if lemma[0] == "no-win":
+        holds = list(win_holds(game, st).values())
+        return z3.Not(z3.Or(holds)) if holds else z3.BoolVal(True, ctx)
+    if lemma[0] == "no-win-unless-overlap":
+        return no_win_holds(game, st)
+    if lemma[0] == "no-open-win":
+        view = View(game, st, Events(ctx), {"__holes": []})
+        return z3.Not(z3.Or([game.compiler.value(w.cond, view) for w in game.sc.open_wins]))
+    if lemma[0] == "alive":
+        return st["alive"][lemma[1]]
+    if lemma[0] == "unmarked":
+        return z3.Not(st["mset"][lemma[1]][lemma[2]])
+    if lemma[0] == "reading":
+        return z3.Or([x for (i, _), x in st["readings"].items() if i == lemma[1]])
+    if lemma[0] == "mutual-link":
+        s, n, none = lemma[1], game.n, game.I(NONE)
+        kind, partner = st["link_kind"][s], st["links"][s]
+        back = [z3.And(partner == t, st["links"][t] == s, st["link_kind"][t] == kind)
+                for t in range(n) if t != s]
+        return z3.Implies(kind != none, z3.Or(back) if back else z3.BoolVal(False, ctx))
+    if lemma[0] == "linked-same-side":
+        s, none = lemma[1], game.I(NONE)
+        kind, partner = st["link_kind"][s], st["links"][s]
+        same = [z3.And(partner == t, st["side"][t] == st["side"][s]) for t in range(game.n) if t != s]
+        return z3.Implies(kind != none, z3.Or(same) if same else z3.BoolVal(False, ctx))
+    if lemma[0] == "one-holder":
+        ability = game.sc.ability_by_key[lemma[1]]
+        wanted = [game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
+        holders = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(game.n)]
+        return count_of(holders, ctx) <= 1
+    _, s, r = lemma
+    role = game.sc.role_by_key[r]
+    sides = [role.side] if role.side is not None else list(role.side_choices)
+    # and the sides effects put players on by name (`set side = lovers`)
+    sides += sorted({x for a in game.sc.abilities for x in sides_set(a.effects)}
+                    | {x for rule in game.sc.rules for x in sides_set(rule.then)})
+    sides = [x for x in dict.fromkeys(sides) if x in game.sc.side_by_key]
+    ids = game.ids
+    return z3.Implies(st["role"][s] == ids.roles.index(r),
+                      z3.Or([st["side"][s] == ids.value("side", x) for x in sides]))
+
+
+def candidate_lemmas(game: Game) -> list:
+    """What the states of most games satisfy, to be proved or dropped (Proof.houdini). A
+    free state can break them (everybody gone with nobody declared the winner, a citizen on
+    the mafia's side) and then has no way forward that a reachable state would have."""
+    out = [("no-win",), ("no-win-unless-overlap",)] if game.sc.wins else []
+    out += [("no-open-win",)] if game.sc.open_wins else []
+    out += [("one-holder", a.key) for a in crowded(game)]
+    out += [("reading", i) for i in sorted({i for i, _ in game.states[0]["readings"]})]
+    out += [("alive", s) for s in range(game.n)]  # a player no rule can remove
+    out += [("unmarked", m, s) for m in sorted(game.states[0]["mset"]) for s in range(game.n)]
+    for s in range(game.n):
+        out += [("side", s, r) for r in sorted(game.roles_of[s])]
+    if game.links_carry_exits:
+        out += [("mutual-link", s) for s in range(game.n)] + [("linked-same-side", s) for s in range(game.n)]
+    return out
+
+
+def crowded(game: Game) -> list:
+    """The blocking abilities of which the game lets only one player a phase make a use
+    (Game.restricted): where at most one living player holds each (a "one-holder" lemma),
+    nothing is left out."""
+    return sorted({a.key: a for pv in game.vars for a in pv.crowded}.values(), key=lambda a: a.key)
+
+
+class Invariants:
+    """The candidates proved for one composition (`lemmas`), or why none could be (`failed`:
+    the solver gave up, or the game is too short to reach the first generic phase)."""
+
+    def __init__(self, lemmas: list, failed: str | None = None):
+        self.lemmas = lemmas
+        self.failed = failed
+
+    def at(self, game: Game, st: dict) -> list:
+        """The invariants over a state of `game` (which nobody has won)."""
+        return [lemma_term(lm, game, st) for lm in self.lemmas]
+
+
+def find(enc) -> Invariants:
+    """The invariants of the encoding's composition, found once and kept on its one game
+    (every depth of it shares them, as the free-start windows)."""
+    from .induction import windows_of
+
+    holder = getattr(enc, "full", enc)
+    if getattr(holder, "_invariants", None) is None:
+        holder._invariants = _houdini(enc, windows_of(enc))
+    return holder._invariants
+
+
+def _houdini(enc, windows) -> Invariants:
+    g = alike_from(enc.sc, enc.game.seats)
+    real = enc.deepest()
+    if g is None or len(real.game.states) <= g:
+        return Invariants([], "the game is not encoded up to the phase from which phases are all alike")
+    todo = candidate_lemmas(real.game)
+    # The game's own states: one question per state, the model's broken candidates dropped.
+    for t in range(g + 1):
+        st = real.game.states[t]
+        todo, reason = _keep(real.solver, todo, real.game, st, [st["winner"] == NONE])
+        if reason is not None:
+            return Invariants([], reason)
+    period = len(enc.sc.phases.cycle)
+    changed = True
+    while changed and todo:
+        changed = False
+        for j in range(g, g + period):
+            game, solver = windows.get(j, 1)
+            before, after = game.states[0], game.states[1]
+            assumed = [before["winner"] == NONE, after["winner"] == NONE]
+            assumed += [lemma_term(lm, game, before) for lm in todo]
+            kept, reason = _keep(solver, todo, game, after, assumed)
+            if reason is not None:
+                return Invariants([], reason)
+            changed = changed or len(kept) < len(todo)
+            todo = kept
+    return Invariants(todo)
+
+
+def _keep(solver, todo: list, game: Game, st: dict, facts: list) -> tuple[list, str | None]:
+    """The candidates of todo that hold in st whenever the facts do (those false in a model
+    are dropped, one model at a time), and the solver's reason if it gives up."""
+    while todo:
+        terms = [lemma_term(lm, game, st) for lm in todo]
+        r = ask(solver, *facts, z3.Or([z3.Not(x) for x in terms]))
+        if r.status == "unknown":
+            return todo, r.reason
+        if r.status == "unsat":
+            break
+        todo = [lm for lm, x in zip(todo, terms) if z3.is_true(r.model.eval(x, model_completion=True))]
+    return todo, None
+
+
+def strengthening(enc):
+    """For induction.prove_absent's `invariants`: the composition's invariants, found on the
+    first call, or None when none could be."""
+    def get():
+        inv = find(enc)
+        return inv.at if inv.failed is None and inv.lemmas else None
+    return get
+
+
+def proved_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | None]:
+    """Whether side `sid` can never win in a game the rules decide, of any length, given
+    that the bounded search found no such game within the encoding's L phases.
+    ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
+    def event(game, i):
+        return [game.states[i + 1]["winner"] == sid] + clean(game.vars[i])
+    return prove_absent(enc, event, kmax, what="the win", invariants=strengthening(enc))

@@ -1,0 +1,104 @@
+"""Invariants of reachable states (encode/invariants.py) and what they let the searches
+settle: a rule no game reaches proved dead for every length, a depth the solver gives up on
+proved by induction from the depth below it, or shown by a longer game."""
+
+from pathlib import Path
+
+import z3
+
+from mafiacheck import cli
+from mafiacheck.analyses.encoded import Encoded, Options
+from mafiacheck.encode import invariants
+from mafiacheck.encode.induction import prove_absent
+from mafiacheck.encode.phase_vars import NONE
+from mafiacheck.encode.solver import Result, ask
+from mafiacheck.pipeline import load
+
+from test_hardening import main
+
+ROOT = Path(__file__).parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "invariants" / "unwritten_memory.mafia"
+
+
+def _encoded(path, bound=3):
+    sc = load(str(path))
+    comp = next(c for c in sc.compositions if c.total == c.players)
+    return Encoded(sc, comp, Options(bound=bound))
+
+
+def _rule_applies(name):
+    def event(game, i):
+        hits = [c for rule, c in game.vars[i].rule_hits if rule == name]
+        return [z3.Or(hits) if hits else z3.BoolVal(False, game.ctx)]
+    return event
+
+
+def test_a_rule_on_a_memory_nobody_writes_needs_the_invariants():
+    enc = _encoded(FIXTURE)
+    event = _rule_applies("shield")
+    # From any well-formed state (a shielded player among them) the step cannot close...
+    status, _, why = prove_absent(enc, event, clean_before=False)
+    assert status == "open" and why.startswith("a well-formed state"), why
+    # ...from the states the invariants allow (nobody is ever shielded) it does.
+    found = invariants.find(enc)
+    assert found.failed is None
+    assert all(("unmarked", "shielded", s) in found.lemmas for s in range(enc.game.n))
+    assert prove_absent(enc, event, clean_before=False,
+                        invariants=invariants.strengthening(enc))[0] == "proved"
+
+
+def test_the_check_proves_the_dead_rule_for_every_length():
+    code, out, err = main("check", FIXTURE, "--no-config", "--select", "dead-rule")
+    assert code == 0, out + err  # a warning
+    assert "rule shield can never apply" in out
+    assert "induction over 1 phase rules out every longer game" in out
+
+
+def test_every_invariant_holds_in_the_games_of_four_rounds():
+    """Soundness: what is assumed is true of every state a game reaches with nobody winning
+    (asked of a longer game than the one the invariants were found from)."""
+    for path in (FIXTURE, ROOT / "specs" / "gangster.mafia"):
+        enc = _encoded(path)
+        found = invariants.find(enc)
+        assert found.failed is None and found.lemmas
+        longer = enc.at_bound(4)
+        game = longer.game
+        for st in game.states:
+            terms = found.at(game, st)
+            result = ask(longer.solver, st["winner"] == NONE, z3.Or([z3.Not(x) for x in terms]))
+            assert result.status == "unsat", path
+
+
+def _giving_up_at(monkeypatch, bound):
+    """As if the solver gave up on every question of games of `bound` rounds (and no game of
+    fewer rounds answered)."""
+    real = Encoded.first
+
+    def first(self, goal_at, fast=False, quiet=False, start=0):
+        if self.options.bound < bound:
+            return "unsat", None, None
+        if self.options.bound == bound:
+            return "unknown", None, Result("unknown", None, "test", 0.0)
+        return real(self, goal_at, fast, quiet, start)
+    monkeypatch.setattr(Encoded, "first", first)
+
+
+def test_a_depth_the_solver_gives_up_on_is_settled_by_induction(monkeypatch):
+    # No game of tiny.mafia has two sides win at once; induction from one round proves it,
+    # so the round the solver gave up on is no inconclusive finding.
+    _giving_up_at(monkeypatch, 2)
+    code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
+                          "--select", "win-overlap")
+    assert code == cli.EXIT_OK, out + err
+    assert "MC200" not in out
+
+
+def test_a_witness_past_a_depth_the_solver_gives_up_on(monkeypatch):
+    # The Oracle's overlap is real, so no proof closes; a game one round longer shows it,
+    # and the finding says that a shorter game is not ruled out.
+    _giving_up_at(monkeypatch, 2)
+    code, out, err = main("check", ROOT / "examples" / "broken" / "oracle_win_overlaps_parity.mafia",
+                          "--no-config", "--select", "win-overlap")
+    assert code == 1, out + err
+    assert "error[MC202]" in out and "MC200" not in out
+    assert "up to 3 rounds; a shorter game is not ruled out (a game of 2 rounds: the solver gave up (test))" in out
