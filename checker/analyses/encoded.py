@@ -11,7 +11,7 @@ import z3
 from .. import registry
 from ..crosscheck.witness import Witness, evidence, extract, replay
 from ..encode.blocking import MAX_READERS
-from ..encode.solver import Limits, Result, ask, check, make_solver
+from ..encode.solver import Limits, Result, ask, check, make_solver, sparing
 from ..encode.terms import Unsupported
 from ..encode.unroll import Game, Prefix
 from ..errors import SpecError
@@ -78,7 +78,7 @@ class Encoded:
         self.options = options
         self.error: Unsupported | None = None
         self.game: Prefix | None = None
-        self.deeper: dict[int, Encoded | str] = {}  # shared by the encodings of one composition
+        self.deeper: dict = {}  # bound -> Encoded or why not; "built": every one made (shared)
         try:
             from ..evaluate import initial_state
             from ..phases import start_phases
@@ -123,11 +123,22 @@ class Encoded:
         if bound == self.options.bound:
             return self
         if bound not in self.deeper:
-            enc = Encoded(self.sc, self.comp, replace(self.options, bound=bound), full=self.full)
-            enc.deeper = self.deeper
+            enc = self.built(bound)
             why = f"the encoding does not support {enc.error}" if enc.error else enc.unfollowed()
             self.deeper[bound] = why if why else enc
         return self.deeper[bound]
+
+    def built(self, bound: int) -> Encoded:
+        """The composition encoded to `bound` rounds, whatever it leaves out: enough to look
+        for a witness (a game found is a real game), not to say there is none."""
+        if bound == self.options.bound:
+            return self
+        shared = self.deeper.setdefault("built", {})
+        if bound not in shared:
+            enc = Encoded(self.sc, self.comp, replace(self.options, bound=bound), full=self.full)
+            enc.deeper = self.deeper
+            shared[bound] = enc
+        return shared[bound]
 
     def deepest(self) -> Encoded:
         """The longest game a search can ask: events that only later phases can show (a rule
@@ -180,27 +191,36 @@ class Encoded:
     def past(self, found: Search, longer: Encoded, goal_at, event, why: str, fast: bool,
              quiet: bool) -> Search:
         """A question no game up to found's depth answers and the solver gave up on one
-        round longer: proved for every length by induction from found's depth, with the
-        composition's invariants (encode/invariants.py); or shown by a game one round longer
-        still, which is often far easier to find than a proof that there is none (the
-        witness then says that a shorter game is not ruled out); else unanswered."""
+        round longer: proved for every length by induction from found's depth; or shown by
+        a game one round longer still, which is often far easier to find than a proof that
+        there is none (the witness then says that a shorter game is not ruled out); else
+        unanswered. (The invariants of encode/invariants.py are not asked for here: on the
+        largest bundled spec finding them costs more than the question, and the solver
+        gives up on them.)"""
         from ..encode.induction import prove_absent
-        from ..encode.invariants import strengthening
 
+        work = self.options.rlimit // PAST_WORK
         if event is not None:
             try:
-                status, k, _ = prove_absent(found.enc, event, invariants=strengthening(found.enc))
+                status, k, _ = prove_absent(found.enc, event, work=work)
             except Unsupported:
                 status, k = "open", None
             if status == "proved":
                 return replace(found, proved=k)
-        deeper = longer.at_bound(longer.options.bound + 1)
-        if not isinstance(deeper, str):
+        # Only a witness is looked for, so what the longer encoding leaves out is no matter.
+        deeper = longer.built(longer.options.bound + 1)
+        if deeper.error is None:
             start = len(longer.game.vars)
-            status, t, result = deeper.first(lambda t, e=deeper: goal_at(e, t), fast, quiet, start=start)
+            with deeper.sparing(work):
+                status, t, result = deeper.first(lambda t, e=deeper: goal_at(e, t), fast, quiet, start=start)
             if status == "sat":
                 return Search(status, t, result, deeper, undecided=why)
         return replace(found, gave_up=why)
+
+    def sparing(self, rlimit: int):
+        """This encoding's questions limited to `rlimit` while inside (solver.sparing)."""
+        return sparing([self.solver, getattr(self, "_fast", None), getattr(self, "_arithmetic", None)],
+                       rlimit, self.options.rlimit)
 
     def _many_holders(self, many: int) -> str | None:
         """Whether `many` living players can hold an ability at the start of a phase in which
@@ -212,8 +232,14 @@ class Encoded:
         # One question a limited phase and ability, on which every encoded analysis of the
         # composition depends: a larger share of the solver's work than an analysis's.
         solver = make_solver(game.ctx, Limits(self.options.timeout, HOLDERS_WORK * self.options.rlimit), True)
+        # The depths of a composition share one game: the phases a shallower depth found with
+        # fewer holders are not asked again.
+        clear = self.deeper.setdefault("holders clear", {})
+        first = clear.get(many, 0)
         added = 0
         for t, pv in enumerate(game.vars):
+            if t < first:
+                continue
             upto = game.marks[t - 1] if t > 0 else 0
             for ability in sorted({a.key: a for a in pv.crowded}.values(), key=lambda a: a.key):
                 solver.add(*game.constraints[added:upto])
@@ -224,6 +250,7 @@ class Encoded:
                 if result.status == "unknown":
                     return (f"whether {many} living players can hold {ability.display} at once on "
                             f"{game.phases[t]} is not decided (the solver gave up: {result.reason})")
+            clear[many] = t + 1
         return None
 
     def _holds(self, ability, t: int) -> list:
@@ -394,6 +421,11 @@ class _Over:
     def __init__(self, game):
         self.game = game
 
+
+# The share of a question's resource limit each try past a depth the solver gave up on gets
+# (Encoded.past): a witness one round longer is found at once where it is easy (gangster's
+# overlap on night 4, in under a second), and a try that fails costs little.
+PAST_WORK = 5
 
 # How many times an analysis's resource limit the question of Encoded._many_holders gets.
 HOLDERS_WORK = 5

@@ -3,6 +3,7 @@ three-valued answer. `unknown` is never read as "no problem found"."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import math
@@ -80,3 +81,17 @@ def ask(solver: z3.Solver, *parts) -> Result:
         return check(solver)
     finally:
         solver.pop()
+
+
+@contextlib.contextmanager
+def sparing(solvers, rlimit: int, restore: int):
+    """The solvers' questions limited to `rlimit` while inside, `restore` after: a try whose
+    failure costs little (a longer game that may show a witness at once)."""
+    solvers = [s for s in solvers if s is not None]
+    for solver in solvers:
+        solver.set("rlimit", rlimit)
+    try:
+        yield
+    finally:
+        for solver in solvers:
+            solver.set("rlimit", restore)
