@@ -3,6 +3,7 @@ asked many questions through the solver factory."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -217,10 +218,25 @@ class Encoded:
                 return Search(status, t, result, deeper, undecided=why)
         return replace(found, gave_up=why)
 
+    @contextlib.contextmanager
     def sparing(self, rlimit: int):
-        """This encoding's questions limited to `rlimit` while inside (solver.sparing)."""
-        return sparing([self.solver, getattr(self, "_fast", None), getattr(self, "_arithmetic", None)],
-                       rlimit, self.options.rlimit)
+        """This encoding's questions limited to `rlimit` while inside (solver.sparing), the
+        solvers made meanwhile (the arithmetic one a question falls back on) included."""
+        self._spare = rlimit
+        try:
+            with sparing([self.solver, getattr(self, "_fast", None), getattr(self, "_arithmetic", None)],
+                         rlimit, self.options.rlimit):
+                yield
+        finally:
+            self._spare = None
+            for solver in (getattr(self, "_fast", None), getattr(self, "_arithmetic", None)):
+                if solver is not None:
+                    solver.set("rlimit", self.options.rlimit)
+
+    @property
+    def limits(self) -> Limits:
+        """The limits of this encoding's questions (a smaller resource limit while sparing)."""
+        return Limits(self.options.timeout, getattr(self, "_spare", None) or self.options.rlimit)
 
     def _many_holders(self, many: int) -> str | None:
         """Whether `many` living players can hold an ability at the start of a phase in which
@@ -285,7 +301,7 @@ class Encoded:
         if self.options.preprocess or self.game.finite:
             return self.solver
         if getattr(self, "_fast", None) is None:
-            self._fast = make_solver(self.game.ctx, Limits(self.options.timeout, self.options.rlimit), True)
+            self._fast = make_solver(self.game.ctx, self.limits, True)
             self._fast.add(self.constraints)
         return self._fast
 
@@ -305,7 +321,7 @@ class Encoded:
     @property
     def arithmetic(self) -> z3.Solver:
         if getattr(self, "_arithmetic", None) is None:
-            self._arithmetic = make_solver(self.game.ctx, Limits(self.options.timeout, self.options.rlimit), True)
+            self._arithmetic = make_solver(self.game.ctx, self.limits, True)
             self._arithmetic.add(self.constraints)
         return self._arithmetic
 
