@@ -196,6 +196,8 @@ def test_a_card_is_played_by_one_player_a_phase():
     state = initial_state(scenario, seats)
     phase = next(p for p in sequence(scenario, state, 6) if p.kind == "night")
     state.drawn = frozenset({0, 1})
+    # Drawn at the vote before this night: the card's night (GF-R51, memory card_night).
+    state.memories["card_night"] = frozenset({0, 1})
 
     def card(actor, target):
         return BoundUse("face_change", actor, (target,), (), explicit_actor=True)
