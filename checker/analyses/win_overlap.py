@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import z3
 
 from .. import holes, registry
 from ..findings import Finding, Related
+from . import found_game, game_of, replayed
 from .encoded import Encoded
 
+if TYPE_CHECKING:
+    from ..model import Scenario
 
-def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     for enc in encodings:
         if enc.error:
@@ -21,10 +27,10 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             out.append(short)
         if found.status != "sat":
             continue
-        enc, t = found.enc, found.t
-        game = enc.game
-        w = enc.witness(found.result, t, "two sides win at once")
-        overlaps = [h for o in w.answer.outcomes for h in o.holes if h.kind == holes.OVERLAP]
+        enc, t, result = found_game(found)
+        game = game_of(enc)
+        w = enc.witness(result, t, "two sides win at once")
+        overlaps = [h for o in replayed(w).outcomes for h in o.holes if h.kind == holes.OVERLAP]
         if not overlaps:
             out.append(enc.inconclusive("a win overlap", "internal error: the solver's game did not replay", witness=w))
             continue
@@ -40,7 +46,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 
 def _goal(enc: Encoded, t: int) -> list:
     """Two sides' conditions hold after phase t, in a game the rules decide up to it."""
-    game = enc.game
+    game = game_of(enc)
     before = enc.clean_until(t - 1)
     pv = game.vars[t]
     gaps = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
