@@ -179,7 +179,7 @@ class Ability:
     def display(self) -> str:
         return self.label or self.text
 
-    def cites_of(self, keyword: str, match: Callable[[ast.AbilityClause], bool] | None = None) -> tuple[str, ...]:
+    def cites_of(self, keyword: str, match: Callable[..., bool] | None = None) -> tuple[str, ...]:
         """Rule ids cited by this ability's clauses of one keyword (and its own), for the
         answers that say which rule forbade or decided something."""
         ids = [r.id for c in self.clauses if c.keyword == keyword
