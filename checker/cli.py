@@ -9,9 +9,9 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from . import __version__, baseline, config, limits, registry
@@ -31,7 +31,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERNAL = 0, 1, 2, 
 Render = Callable[..., str]
 FORMATS: dict[str, Render] = {"text": text.render, "json": json_report.render}
 CHECK_FORMATS: dict[str, Render] = {**FORMATS, "markdown": markdown.render, "sarif": sarif.render,
-                 "junit": junit.render, "github": github.render}
+                                   "junit": junit.render, "github": github.render}
 
 
 class UsageError(Exception):
