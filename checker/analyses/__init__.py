@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING
 
 # Only names for the type checker: the package itself loads neither Z3 nor the encoder.
 if TYPE_CHECKING:
-    import z3
-
     from ..crosscheck.witness import Witness
     from ..encode.solver import Result
     from ..encode.unroll import Prefix
@@ -22,13 +20,6 @@ def game_of(enc: Encoded) -> Prefix:
     if enc.game is None:
         raise ValueError(f"{enc.where} is not encoded: {enc.error}")
     return enc.game
-
-
-def model_of(result: Result) -> z3.ModelRef:
-    """The model of a question the solver answered "sat" (no other answer has one)."""
-    if result.model is None:
-        raise ValueError(f"the solver's answer ({result.status}) has no model")
-    return result.model
 
 
 def found_game(found: Search) -> tuple[Encoded, int, Result]:

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 import z3
 
 from .. import registry
-from ..crosscheck.witness import last_phase_outcomes
+from ..crosscheck.witness import last_phase_outcomes, model_of
 from ..findings import Finding, Related
-from . import game_of, model_of, replayed
+from . import game_of, replayed
 from .encoded import Encoded
 
 if TYPE_CHECKING:

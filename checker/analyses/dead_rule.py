@@ -9,7 +9,8 @@ import z3
 
 from .. import registry
 from ..findings import Finding
-from . import game_of, model_of
+from ..crosscheck.witness import model_of
+from . import game_of
 from .encoded import Encoded
 
 if TYPE_CHECKING:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import z3
 
-from ..analyses import model_of
 from ..encode.solver import Limits, ask, check, make_solver
 from ..encode.terms import Unsupported
 from ..encode.legality import max_targets
@@ -28,6 +27,7 @@ from ..interpreter.play import Player
 from ..interpreter.ties import pick_problem
 from ..model import Scenario, TieRule
 from ..phases import Phase, matches, sequence
+from .witness import model_of
 
 if TYPE_CHECKING:
     from ..encode.phase_vars import PhaseVars

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import z3
 
-from ..analyses import model_of
 from ..encode.solver import Limits, check, make_solver
 from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
@@ -22,6 +21,7 @@ from ..interpreter.bind import BoundQuery, BoundUse
 from ..interpreter.play import Answer, Player
 from ..model import Scenario
 from .differential import counted_votes, fix_choices
+from .witness import model_of
 
 if TYPE_CHECKING:
     from ..ast import OpenQuestion, Query

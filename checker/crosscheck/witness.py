@@ -23,6 +23,7 @@ from ..text import quote
 
 if TYPE_CHECKING:
     from ..encode.phase_vars import PhaseVars
+    from ..encode.solver import Result
     from ..encode.unroll import Prefix
     from ..interpreter.resolution import Report
     from ..phases import Phase
@@ -39,6 +40,13 @@ class Witness:
             "script": self.script,
             "phases": [{"phase": str(p), "choices": list(choices)} for p, choices in self.phases],
         }
+
+
+def model_of(result: Result) -> z3.ModelRef:
+    """The model of a question the solver answered "sat" (no other answer has one)."""
+    if result.model is None:
+        raise ValueError(f"the solver's answer ({result.status}) has no model")
+    return result.model
 
 
 def _val(model: z3.ModelRef, term: z3.ExprRef | int) -> int:
