@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from . import __version__, baseline, config, limits, registry
 from .errors import Diagnostic, SpecError
@@ -18,12 +20,18 @@ from .loader import STDIN, collect_paths, read_stdin
 from .pipeline import ANALYSES, FileResult, analyse_part, check_file, finish, merge, parts_of
 from .report import explain, github, json_report, junit, markdown, sarif, statistics, text
 
+if TYPE_CHECKING:
+    from .analyses.encoded import Options
+    from .model import Scenario
+
 STDIN_NAME = "<stdin>"  # how a spec read from standard input is named in reports
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INCONCLUSIVE, EXIT_INTERNAL = 0, 1, 2, 3, 4
-FORMATS = {"text": text.render, "json": json_report.render}
-CHECK_FORMATS = {**FORMATS, "markdown": markdown.render, "sarif": sarif.render,
-                 "junit": junit.render, "github": github.render}
+# A report of the results; the text and Markdown ones also take `show_suppressed`.
+Render = Callable[..., str]
+FORMATS: dict[str, Render] = {"text": text.render, "json": json_report.render}
+CHECK_FORMATS: dict[str, Render] = {**FORMATS, "markdown": markdown.render, "sarif": sarif.render,
+                                   "junit": junit.render, "github": github.render}
 
 
 class UsageError(Exception):
@@ -32,7 +40,7 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     # argparse would call sys.exit from deep inside; we want the exit code from main.
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
 
@@ -129,17 +137,17 @@ def exit_code(results: list[FileResult]) -> int:
 class CheckPlan:
     """What `check` will do, from the command line over the project's configuration."""
     select: tuple[str, ...]
-    options: object  # analyses.encoded.Options
-    severity: dict
+    options: Options
+    severity: dict[str, str]
     baseline: str | None
     exclude: tuple[str, ...] = ()  # glob patterns skipped when walking folders
 
 
-def plan_check(args) -> CheckPlan:
+def plan_check(args: argparse.Namespace) -> CheckPlan:
     """Merge flags, configuration and defaults; SpecError (exit 2) on a bad value."""
     from .analyses.encoded import DEFAULT_DEPTH, Options
 
-    def bad(message):
+    def bad(message: str) -> SpecError:
         return SpecError([Diagnostic(message, None, "mafiacheck")])
 
     found = None if args.no_config else (args.config or config.find())
@@ -164,7 +172,7 @@ def plan_check(args) -> CheckPlan:
                      args.baseline or conf.baseline, exclude)
 
 
-def solver_limits(args, timeout: float | None = None, rlimit: int | None = None,
+def solver_limits(args: argparse.Namespace, timeout: float | None = None, rlimit: int | None = None,
                   default_timeout: float = 300.0) -> tuple[float, int]:
     """--timeout and --rlimit over the configuration's; SpecError (exit 2) when unusable."""
     timeout = args.timeout if args.timeout is not None else (timeout or default_timeout)
@@ -256,7 +264,7 @@ def _spec_done(progress: TextIO | None, index: int, total: int, path: str) -> No
         progress.flush()
 
 
-def _wants_progress(args, err: TextIO) -> bool:
+def _wants_progress(args: argparse.Namespace, err: TextIO) -> bool:
     """Progress only for a person watching: standard error a terminal, and no -q."""
     if args.quiet:
         return False
@@ -272,14 +280,14 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_check(args, out: TextIO, err: TextIO) -> int:
+def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     code = _run_check(args, out, err)
     if args.exit_zero and code in (EXIT_FINDINGS, EXIT_INCONCLUSIVE):
         return EXIT_OK
     return code
 
 
-def _run_check(args, out: TextIO, err: TextIO) -> int:
+def _run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         plan = plan_check(args)
         if args.write_baseline:
@@ -346,7 +354,7 @@ def _quiet_stdout() -> None:
         pass
 
 
-def _load_spec(path: str, err: TextIO):
+def _load_spec(path: str, err: TextIO) -> Scenario | None:
     from .pipeline import check_file
 
     result = check_file(path, ())
@@ -366,7 +374,7 @@ def _report_input_error(exc: SpecError, source_text: str | None, err: TextIO) ->
     return EXIT_INPUT
 
 
-def run_ask(args, out: TextIO, err: TextIO) -> int:
+def run_ask(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .encode.solver import Limits
     from .queries import answer_all, judged
     from .query_text import load_queries
@@ -415,7 +423,7 @@ def _text_of(arg: str) -> str | None:
     return arg if arg.lstrip().startswith("query") else f"query inline {{\n{arg}\n}}\n"
 
 
-def run_simulate(args, out: TextIO, err: TextIO) -> int:
+def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .interpreter.bind import Binder
     from .query_text import load_queries
     from .report import people
@@ -439,13 +447,13 @@ def run_simulate(args, out: TextIO, err: TextIO) -> int:
     return log.exit_code
 
 
-def run_fmt(args, out: TextIO, err: TextIO) -> int:
+def run_fmt(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import fmt
 
     return fmt.run(args.paths, out, err, check=args.check, diff=args.diff)
 
 
-def run_explain(args, out: TextIO, err: TextIO) -> int:
+def run_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.code is None:  # the list the configuration's hints point to
         for c in sorted(registry.CODES.values(), key=lambda c: c.code):
             out.write(f"{c.code}  {c.kind:<21} {c.severity:<8} {c.name}\n")
@@ -459,11 +467,12 @@ def run_explain(args, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-def _utf8(stream):
+def _utf8(stream: TextIO) -> TextIO:
     # Role names are Persian and Russian: never let a legacy terminal encoding crash a report.
     if getattr(stream, "encoding", "utf-8").lower().replace("-", "") != "utf8":
         try:
-            stream.reconfigure(encoding="utf-8", errors="replace")
+            if isinstance(stream, io.TextIOWrapper):  # the one kind of stream that can be
+                stream.reconfigure(encoding="utf-8", errors="replace")
         except (AttributeError, ValueError):
             pass
     return stream
@@ -495,7 +504,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return _internal_error(exc, err)
 
 
-def _interruptible(work, err: TextIO) -> int:
+def _interruptible(work: Callable[[], int], err: TextIO) -> int:
     """Run the command in a worker thread, so that Ctrl-C stops it at once: Python handles a
     signal only in the main thread and only between bytecodes, so a long Z3 call would
     otherwise hold it for minutes (and a KeyboardInterrupt raised inside ctypes comes out as
@@ -552,7 +561,7 @@ def _internal_error(exc: Exception, err: TextIO) -> int:
     return EXIT_INTERNAL
 
 
-def _dispatch(args, out: TextIO, err: TextIO) -> int:
+def _dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.command == "check":
         return run_check(args, out, err)
     if args.command == "explain":

@@ -23,6 +23,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,6 +35,11 @@ from .registry import CODES
 from .findings import SEVERITIES
 from .loader import read_text_file
 from .limits import MAX_BOUND, rlimit_problem, timeout_problem
+
+if TYPE_CHECKING:
+    from .source import Span
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,7 @@ def find(start: str | None = None) -> str | None:
     return None
 
 
-def _locate(path: str, text: str, key: str):
+def _locate(path: str, text: str, key: str) -> Span | None:
     """Where `key = …` is written in the [tool.mafiacheck] part of the file, if found."""
     from .source import Span
 
@@ -128,7 +134,7 @@ def load(path: str, kinds: tuple[str, ...]) -> Config:
             hint = f"did you mean '{close[0]}'?" if close else "keys are: " + ", ".join(KEYS)
             raise bad(f"has an unknown key '{key}'", hint, key)
 
-    def typed(key, types, what):
+    def typed(key: str, types: type[T] | tuple[type[T], ...], what: str) -> T | None:
         value = table.get(key)
         if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
             raise bad(f"`{key}` must be {what}, not {type(value).__name__}", key=key)

@@ -8,10 +8,15 @@ a player reference is always found here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import ast
 from .interpreter.bind import Binder, BoundQuery
 from .interpreter.play import Answer, Outcome
 from .model import Scenario
+
+if TYPE_CHECKING:
+    from .phases import Phase
 
 
 def met(e: ast.Expectation, answer: Answer, bound: BoundQuery, scenario: Scenario) -> bool:
@@ -39,19 +44,22 @@ def met(e: ast.Expectation, answer: Answer, bound: BoundQuery, scenario: Scenari
     return bool(answer.outcomes) and all(_in_outcome(e, o, seat, about) for o in answer.outcomes)
 
 
-def _in_outcome(e: ast.Expectation, o: Outcome, seat, about) -> bool:
+def _in_outcome(e: ast.Expectation, o: Outcome, seat: int | None, about: int | None) -> bool:
+    # `winner`, `role`, `side` and `counter` always name one (the grammar), and the last three
+    # a player: its seat.
+    key = e.name.key if e.name is not None else None
     if e.kind == "leaves":
         return any(e.name is None or kind == e.name.key for kind in _exits(o, seat, e.phase))
     if e.kind == "exits":
         return len(_exits(o, seat, None)) == e.number
     if e.kind == "winner":
-        return o.winner == e.name.key
+        return o.winner == key
     if e.kind == "role":
-        return o.state.roles[seat] == e.name.key
+        return seat is not None and o.state.roles[seat] == key
     if e.kind == "side":
-        return o.state.sides[seat] == e.name.key
+        return seat is not None and o.state.sides[seat] == key
     if e.kind == "counter":
-        return o.state.counters[seat].get(e.name.key) == e.number
+        return seat is not None and key is not None and o.state.counters[seat].get(key) == e.number
     if e.kind == "announces":
         return any(e.value in r.announcements for r in o.reports)
     if e.kind == "reveals":
@@ -62,17 +70,17 @@ def _in_outcome(e: ast.Expectation, o: Outcome, seat, about) -> bool:
     raise ValueError(f"unknown expectation kind {e.kind!r}")
 
 
-def _exits(o: Outcome, seat, phase) -> list[str]:
+def _exits(o: Outcome, seat: int | None, phase: tuple[ast.Name, int | None] | None) -> list[str]:
     """The kinds of the seat's exits in the outcome (in one phase, given `in PHASE N`)."""
     return [kind for r in o.reports if phase is None or _is(r.phase, phase)
             for s, kind, _ in r.exits if s == seat]
 
 
-def _learned(o: Outcome, seat) -> list:
+def _learned(o: Outcome, seat: int | None) -> list[tuple[int | None, int | None, str]]:
     return [(w, t, x) for r in o.reports for w, t, x in r.learned if w == seat]
 
 
-def _is(played, phase: tuple) -> bool:
+def _is(played: Phase, phase: tuple[ast.Name, int | None]) -> bool:
     name, number = phase
     return played.kind == name.key and (number is None or played.number == number)
 

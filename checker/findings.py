@@ -57,7 +57,7 @@ class Finding:
         """Whether the finding counts towards the exit code."""
         return self.suppression is None
 
-    def sort_key(self):
+    def sort_key(self) -> tuple[int, int, str, str]:
         s = self.span
         return (s.line if s else 0, s.column if s else 0, self.code, self.message)
 

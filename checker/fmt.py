@@ -45,6 +45,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import TextIO
@@ -244,7 +245,7 @@ def _run_stdin(out: TextIO, err: TextIO, check: bool, diff: bool) -> int:
         if check and outcome.changed:
             out.write(f"would reformat {STDIN_NAME}\n")
         return EXIT_CHANGED if check and outcome.changed else EXIT_OK
-    out.write(outcome.formatted)
+    out.write(outcome.formatted or "")  # formatted: no diagnostics
     return EXIT_OK
 
 
@@ -278,19 +279,19 @@ def _read(text: str, start: str) -> tuple[list[_Tok], list[str]]:
     """The tokens of a text, with their place in the parse tree, and its comments."""
     toks = _analyse(_token_parser().parse(text, start=start))
     comments = [c for _, gap in _gaps(text, toks)
-                for kind, c in _gap_events(gap) if kind == "comment"]
+                for kind, c in _gap_events(gap) if kind == "comment" and c is not None]
     return toks, comments
 
 
 def _analyse(tree: Tree) -> list[_Tok]:
     subtrees = list(tree.iter_subtrees())
     pairs = [(c, sub) for sub in subtrees for c in sub.children if isinstance(c, Token)]
-    pairs.sort(key=lambda pair: pair[0].start_pos)
+    pairs.sort(key=lambda pair: pair[0].start_pos or 0)  # a parsed token has its place
     toks = [_Tok(tok, parent) for tok, parent in pairs]
     by_start = {t.token.start_pos: i for i, t in enumerate(toks)}
     by_end = {t.token.end_pos: i for i, t in enumerate(toks)}
 
-    def extent(node) -> tuple[int, int] | None:
+    def extent(node: Token | Tree) -> tuple[int, int] | None:
         if isinstance(node, Token):
             return by_start[node.start_pos], by_start[node.start_pos]
         if node.meta.empty:
@@ -320,8 +321,9 @@ def _analyse(tree: Tree) -> list[_Tok]:
                 if child.value == "{":
                     opened.append(index)
                 elif opened:
-                    toks[index].match = opened.pop()
-                    toks[toks[index].match].match = index
+                    partner = opened.pop()
+                    toks[index].match = partner
+                    toks[partner].match = index
                 toks[index].tight = sub.data in TIGHT_BRACES
                 after_item = False
             elif opened:
@@ -342,7 +344,7 @@ def _analyse(tree: Tree) -> list[_Tok]:
     return toks
 
 
-def _gap_events(text: str):
+def _gap_events(text: str) -> Iterator[tuple[str, str | None]]:
     """("nl", None) and ("comment", text) for the ignored text between two tokens."""
     i = 0
     while i < len(text):
@@ -361,12 +363,12 @@ def _gap_events(text: str):
             raise FormatInvariantError(f"unexpected {ch!r} between tokens at offset {i}")
 
 
-def _gaps(text: str, toks: list[_Tok]):
+def _gaps(text: str, toks: list[_Tok]) -> Iterator[tuple[int, str]]:
     """For each token index (and len(toks) for the end of the file), the text before it."""
     prev = 0
     for i, t in enumerate(toks):
         yield i, text[prev:t.token.start_pos]
-        prev = t.token.end_pos
+        prev = t.token.end_pos or 0  # a parsed token has its place
     yield len(toks), text[prev:]
 
 
@@ -401,7 +403,7 @@ class _Layout:
         current: _Line | None = None
         newlines = 0  # newlines since the last line with content ended
 
-        def begin(line: _Line):
+        def begin(line: _Line) -> None:
             nonlocal newlines
             line.blank_before = newlines >= 2 and bool(lines)
             newlines = 0
@@ -513,7 +515,7 @@ class _Layout:
 
     def render(self) -> str:
         self._indent()
-        codes = [self._code(line) if line.tokens else None for line in self.lines]
+        codes = [self._code(line) if line.tokens else "" for line in self.lines]  # "": a comment line
         out: list[str] = []
         index = 0
         while index < len(self.lines):
@@ -526,11 +528,11 @@ class _Layout:
                 column = max(_width(codes[k]) for k in range(index, end)) + 2
                 for k in range(index, end):
                     self._emit(out, self.lines[k], codes[k] + " " * (column - _width(codes[k]))
-                               + self.lines[k].comment)
+                               + (self.lines[k].comment or ""))
                 index = end
                 continue
             line = self.lines[index]
-            text = codes[index] if line.tokens else " " * line.indent + line.comment
+            text = codes[index] if line.tokens else " " * line.indent + (line.comment or "")
             self._emit(out, line, text)
             index += 1
         return "\n".join(out) + "\n" if out else ""

@@ -11,10 +11,11 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from .errors import Diagnostic, SpecError
 from .limits import MAX_FILE_BYTES, MAX_NESTING
-from .source import SourceFile
+from .source import SourceFile, Span
 from .walk import spec_files
 from .text import BIDI_REORDER, bidi_controls, char_name, code_chars, odd_line_breaks
 
@@ -68,7 +69,7 @@ def read_text_file(path: str) -> str:
 def read_source(path: str) -> SourceFile:
     """Read one spec file, or raise SpecError saying why it cannot be read."""
 
-    def fail(message, span=None, hint=None):
+    def fail(message: str, span: Span | None = None, hint: str | None = None) -> NoReturn:
         raise SpecError([Diagnostic(message, span, path, hint)])
 
     try:
@@ -102,7 +103,7 @@ def _at_byte(path: str, data: bytes, offset: int, message: str, hint: str | None
     return Diagnostic(message, span, path, hint, line_text=source.line_text(span.line) + rest)
 
 
-def _too_large(path: str, data: bytes, size: int):
+def _too_large(path: str, data: bytes, size: int) -> NoReturn:
     raise SpecError([_at_byte(path, data, MAX_FILE_BYTES,
                               f"file is {size} bytes; the limit for a spec is {MAX_FILE_BYTES} "
                               "bytes (this is where it is reached)",
@@ -110,7 +111,7 @@ def _too_large(path: str, data: bytes, size: int):
 
 
 def decode_source(path: str, data: bytes) -> SourceFile:
-    def fail(message, span=None, hint=None):
+    def fail(message: str, span: Span | None = None, hint: str | None = None) -> NoReturn:
         raise SpecError([Diagnostic(message, span, path, hint)])
 
     if len(data) > MAX_FILE_BYTES:

@@ -7,6 +7,7 @@ later stages (setup checks, the interpreter, the encoder) read fields instead of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -178,7 +179,7 @@ class Ability:
     def display(self) -> str:
         return self.label or self.text
 
-    def cites_of(self, keyword: str, match=None) -> tuple[str, ...]:
+    def cites_of(self, keyword: str, match: Callable[..., bool] | None = None) -> tuple[str, ...]:
         """Rule ids cited by this ability's clauses of one keyword (and its own), for the
         answers that say which rule forbade or decided something."""
         ids = [r.id for c in self.clauses if c.keyword == keyword

@@ -4,6 +4,8 @@ the answers to what-if queries, the simulated games and the witnesses of finding
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .interpreter.resolution import Report
 from .model import Scenario
 from .text import printable
@@ -16,7 +18,7 @@ class Names:
         self.sc = scenario
         self.seats = seats
 
-    def seat(self, seat: int | None, roles=None) -> str:
+    def seat(self, seat: int | None, roles: Sequence[str] | None = None) -> str:
         if seat is None:
             return "the moderator"
         role = (roles or self.seats)[seat]
@@ -54,7 +56,7 @@ class Names:
         return s.display if s else key
 
 
-def phase_lines(names: Names, r: Report, roles) -> list[str]:
+def phase_lines(names: Names, r: Report, roles: Sequence[str] | None) -> list[str]:
     out = []
     if r.vote:
         out.append(f"vote: {r.vote}")

@@ -10,9 +10,11 @@ import difflib
 import hashlib
 import os
 import re
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -60,7 +62,7 @@ def grammar_text() -> str:
     return resources.files("mafiacheck.grammar").joinpath("mafia.lark").read_text(encoding="utf-8")
 
 
-def cached_lark(**options) -> Lark:
+def cached_lark(**options: Any) -> Lark:
     """A Lark parser of the grammar, its tables kept between processes where they can be:
     building them takes about 0.25 s, loading them about 0.05 s, and editors, pre-commit hooks
     and `check`'s worker processes each start the parser afresh. The tables go to a file in
@@ -109,7 +111,7 @@ def describe_terminal(name: str) -> tuple[str, ...]:
     return (name.lower(),)
 
 
-def describe_expected(names) -> str:
+def describe_expected(names: Iterable[str]) -> str:
     words = {w for n in names for w in describe_terminal(n)}
     keywords = {w.strip("'") for w in words if w[1:2].isalpha()}
     if DECLARATION_KEYWORDS <= keywords:
@@ -180,7 +182,7 @@ def _unclosed_brace(text: str, upto: int) -> int | None:
     return stack[-1] if stack else None
 
 
-def _brace_hint(source: SourceFile, offset: int, expected) -> str | None:
+def _brace_hint(source: SourceFile, offset: int, expected: Collection[str]) -> str | None:
     if "RBRACE" not in expected:
         return None
     opened = _unclosed_brace(source.text, offset)
@@ -218,6 +220,8 @@ def _diagnostic(source: SourceFile, exc: UnexpectedInput, start: str = "start") 
     text = source.text
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream
+        if pos is None:  # Lark sets it for every character it cannot lex
+            return Diagnostic(f"syntax error: {exc}", None, source.path)
         ch = text[pos]
         if ch == '"':
             end = text.find("\n", pos)
@@ -242,13 +246,13 @@ def _diagnostic(source: SourceFile, exc: UnexpectedInput, start: str = "start") 
         expected = exc.accepts or exc.expected
         span = Span(source.path, token.line, token.column, token.end_line, token.end_column)
         if "RULE_ID" in expected and token.type in ("NAME", "INT"):
-            start = token.start_pos
-            stop = start
+            first = token.start_pos
+            stop = first
             while stop < len(text) and (text[stop].isalnum() or text[stop] in "-_"):
                 stop += 1
-            word = text[start:stop]
+            word = text[first:stop]
             return Diagnostic(f"'{word}' is not a rule id: rule ids look like GA-R05, G2-A01 or NM-P3",
-                              source.span_at(start, stop - start), source.path,
+                              source.span_at(first, stop - first), source.path,
                               "a rule id is the digest's prefix, a dash, R (rule), A (ambiguity) "
                               "or P (procedure), and a number")
         # A declaration keyword where a block's clause was expected usually means the block

@@ -71,7 +71,7 @@ def matches(ref: ast.PhaseRef, phase: Phase, moment: str | None = None) -> bool:
     return True
 
 
-def rule_applies_at(ref, phase: Phase, moment: str | None) -> bool:
+def rule_applies_at(ref: ast.PhaseRef, phase: Phase, moment: str | None) -> bool:
     """A rule `at day` holds all day long; `at day after vote` only after the vote."""
     if ref.moment is None:
         return ref.phase.key == phase.kind and (ref.exact is None or ref.exact == phase.number) \

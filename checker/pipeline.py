@@ -17,18 +17,22 @@ from .source import SourceFile
 # that `mafiacheck --help`, `explain` and `fmt` start without them.
 if TYPE_CHECKING:
     from . import ast
-    from .analyses.encoded import Options
+    from .analyses.encoded import Encoded, Options
     from .model import Scenario
 
 
-class _Analyses(Mapping):
+# An analysis: the findings on a scenario (`setup`), or on its encoded compositions.
+Analysis = Callable[..., "list[Finding]"]
+
+
+class _Analyses(Mapping[str, Analysis]):
     """Kind -> its `analyse` function, the module imported on first use: commands that run no
     analysis (`--help`, `explain`, `fmt`) then never load Z3 and the encoder."""
 
     def __init__(self, modules: dict[str, str]):
         self._modules = modules
 
-    def __getitem__(self, kind: str):
+    def __getitem__(self, kind: str) -> Analysis:
         return importlib.import_module(f"{__package__}.analyses.{self._modules[kind]}").analyse
 
     def __iter__(self) -> Iterator[str]:
@@ -53,7 +57,7 @@ ANALYSES = _Analyses({
 })
 # Analyses that play games through the interpreter: they take the options, and the encodings
 # of the compositions the encoder covers.
-INTERPRETED: set = set()
+INTERPRETED: set[str] = set()
 ENCODED = {"contradiction", "ambiguous-order", "ambiguous-resolution", "undefined", "win-overlap", "stalemate",
            "unreachable-win", "dead-rule"}
 
@@ -133,7 +137,8 @@ def analyse_part(path: str, select: tuple[str, ...], part: tuple[str, ...],
     try:
         result.source = source if source is not None else read_source(path)
         spec = build(parse(result.source), result.source)
-        result.scenario = resolve(spec)
+        scenario: Scenario = resolve(spec)
+        result.scenario = scenario
     except SpecError as exc:
         result.diagnostics = exc.diagnostics
         return result
@@ -153,14 +158,14 @@ def analyse_part(path: str, select: tuple[str, ...], part: tuple[str, ...],
             progress(f"{path}: {kind}")
         before = len(result.findings)
         try:
-            encodings = _run(kind, result, select if reports else (), options, encodings)
+            encodings = _run(kind, scenario, result, select if reports else (), options, encodings)
         except Exception as exc:  # noqa: BLE001 - any bug, whatever its type
             # A bug in an analysis must not hide the others or end in a traceback, and must
             # never pass for the solver giving up: it is an internal-error finding (exit 4).
             result.findings.append(Finding(
                 INTERNAL_ERROR, "internal", "error",
                 f"internal error in the {kind} analysis ({type(exc).__name__}: {exc}); "
-                "please report it with this spec", result.scenario.span))
+                "please report it with this spec", scenario.span))
         result.findings[before:] = [f if f.analyses else replace(f, analyses=(kind,))
                                     for f in result.findings[before:]]
     return result
@@ -199,17 +204,19 @@ def finish(result: FileResult, select: tuple[str, ...],
     return result
 
 
-def _run(kind, result, select, options, encodings):
-    """Run one analysis; the Z3 ones share the encodings, built on first use. What the
-    encodings leave out is reported for the analyses of `select` (none: not reported)."""
+def _run(kind: str, scenario: Scenario, result: FileResult, select: tuple[str, ...], options: Options,
+         encodings: list[Encoded] | None) -> list[Encoded] | None:
+    """Run one analysis of the scenario (of `result`, which gets its findings); the Z3 ones
+    share the encodings, built on first use. What the encodings leave out is reported for the
+    analyses of `select` (none: not reported)."""
     from .analyses.encoded import Encoded
 
     if kind not in ENCODED and kind not in INTERPRETED:
-        result.findings.extend(ANALYSES[kind](result.scenario))
+        result.findings.extend(ANALYSES[kind](scenario))
         return encodings
     if encodings is None:
-        encodings = [Encoded(result.scenario, comp, options)
-                     for comp in result.scenario.compositions if comp.total == comp.players]
+        encodings = [Encoded(scenario, comp, options)
+                     for comp in scenario.compositions if comp.total == comp.players]
         kinds = ", ".join(k for k in select if k in ENCODED)
         for enc in encodings:
             if enc.error and kinds:
@@ -225,7 +232,7 @@ def _run(kind, result, select, options, encodings):
     if kind in INTERPRETED:
         # Played through the interpreter, for compositions the encoding may not cover; the
         # encodings that exist answer side questions (can a conversion make two holders?).
-        result.findings.extend(ANALYSES[kind](result.scenario, options, encodings))
+        result.findings.extend(ANALYSES[kind](scenario, options, encodings))
     elif encodings:
-        result.findings.extend(ANALYSES[kind](result.scenario, encodings))
+        result.findings.extend(ANALYSES[kind](scenario, encodings))
     return encodings

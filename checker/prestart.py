@@ -9,6 +9,7 @@ for, so that a moderator can see a pre-start check fire.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .evaluate import EvalError, Evaluator, initial_state
@@ -25,7 +26,7 @@ class Failed:
     precheck: bool = False  # one of the spec's own `precheck` lines (not the checker's)
 
 
-def side_kinds(scenario: Scenario, roles) -> set[str]:
+def side_kinds(scenario: Scenario, roles: Iterable[str]) -> set[str]:
     """The kinds of the sides the roles can be on (a role choosing its side counts each)."""
     kinds = set()
     for role_key in roles:
@@ -36,7 +37,8 @@ def side_kinds(scenario: Scenario, roles) -> set[str]:
     return kinds
 
 
-def prechecks(scenario: Scenario, seats: tuple[str, ...], settings=None) -> list[tuple]:
+def prechecks(scenario: Scenario, seats: tuple[str, ...],
+              settings: dict | None = None) -> list[tuple]:
     """(the `precheck` line, whether it holds, or the EvalError that keeps it from being
     evaluated) for each of the spec's pre-start checks, on the seating's starting state."""
     ev = Evaluator(scenario, initial_state(scenario, seats, settings))
@@ -49,7 +51,7 @@ def prechecks(scenario: Scenario, seats: tuple[str, ...], settings=None) -> list
     return out
 
 
-def failed(scenario: Scenario, seats: tuple[str, ...], settings=None,
+def failed(scenario: Scenario, seats: tuple[str, ...], settings: dict | None = None,
            players: int | None = None) -> list[Failed]:
     """Every pre-start check the seating fails, the checker's own first; `players`, when
     given, is the number of players the roles are dealt to (`unlisted composition N`)."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from . import ast, expectations, prestart
 from .interpreter.bind import Binder
 from .interpreter.legal import Problem
@@ -11,23 +14,28 @@ from .moderator_log import Names
 from .query_names import check_query_names
 from .source import SourceFile
 
+if TYPE_CHECKING:
+    from .crosscheck.open_questions import Reuse
+    from .encode.solver import Limits
+    from .interpreter.bind import BoundQuery
 
-def answer_all(scenario: Scenario, source: SourceFile, queries, limits=None,
-               reuse=None) -> list[tuple[Answer, Names, ast.Query, object]]:
+
+def answer_all(scenario: Scenario, source: SourceFile, queries: Sequence[ast.Query], limits: Limits | None = None,
+               reuse: Reuse | None = None) -> list[tuple[Answer, Names, ast.Query, BoundQuery]]:
     """Each query answered; `limits` (encode.solver.Limits) bound the open questions, and
     `reuse` (open_questions.Reuse) is the games they share, for a caller that asks again."""
     from .crosscheck.open_questions import LIMITS, Reuse, answer_open
 
     player = Player(scenario)
     reuse = reuse or Reuse(scenario, limits or LIMITS)
-    bound = []
+    bound: list[BoundQuery] = []
     for q in queries:
         b = Binder(scenario, source.path).bind(q)
         check_query_names(scenario, q, b, source.path)
         bound.append(b)
         if q.open is not None:
             reuse.plan(b)
-    out = []
+    out: list[tuple[Answer, Names, ast.Query, BoundQuery]] = []
     for q, b in zip(queries, bound):
         # The pre-start checks come first: a game they stop is never played or searched.
         failed = tuple(prestart.failed(scenario, b.seats, b.state.settings, q.unlisted_count))
@@ -43,7 +51,7 @@ def answer_all(scenario: Scenario, source: SourceFile, queries, limits=None,
     return out
 
 
-def failed_expectations(answer: Answer, q: ast.Query, bound, scenario: Scenario, path: str) -> list[str]:
+def failed_expectations(answer: Answer, q: ast.Query, bound: BoundQuery, scenario: Scenario, path: str) -> list[str]:
     """The query's `expect` lines that the answer does not meet."""
     failures = []
     for e in q.expectations:
@@ -56,7 +64,7 @@ def failed_expectations(answer: Answer, q: ast.Query, bound, scenario: Scenario,
     return failures
 
 
-def judged(answer: Answer, q: ast.Query, bound, scenario: Scenario, path: str) -> tuple[list[str], list[str]]:
+def judged(answer: Answer, q: ast.Query, bound: BoundQuery, scenario: Scenario, path: str) -> tuple[list[str], list[str]]:
     """(failures, known gaps). A query marked `gap "why"` records a known disagreement with the
     rulebook: its failed expectations are reported as the gap, not as failures, and once the
     tool answers as the rulebook does, the stale marker is itself a failure."""
@@ -70,11 +78,12 @@ def judged(answer: Answer, q: ast.Query, bound, scenario: Scenario, path: str) -
             "rulebook does: remove its `gap` line"], []
 
 
-def _what_happened(answer: Answer, bound, scenario: Scenario, e: ast.Expectation) -> str:
+def _what_happened(answer: Answer, bound: BoundQuery, scenario: Scenario, e: ast.Expectation) -> str:
     names = Names(scenario, bound.seats)
     if not answer.outcomes:
         return "no outcome: " + "; ".join(p.message for p in answer.problems)
     seat = None
+    name = e.name  # of the role, side or counter (the grammar always gives one)
     if e.kind in ("role", "side", "counter") and e.player is not None:
         seat = Binder(scenario, "<query>").seat(e.player, bound.seats)
     parts = []
@@ -87,8 +96,8 @@ def _what_happened(answer: Answer, bound, scenario: Scenario, e: ast.Expectation
         now = []
         if seat is not None:  # what the expectation is about, at the end of the phases
             value = {"role": o.state.roles[seat], "side": o.state.sides[seat],
-                     "counter": o.state.counters[seat].get(e.name.key)}[e.kind]
-            now = [f"{e.kind} {e.player}" + (f" {e.name.text}" if e.kind == "counter" else "")
+                     "counter": o.state.counters[seat].get(name.key if name else "")}[e.kind]
+            now = [f"{e.kind} {e.player}" + (f" {name.text}" if e.kind == "counter" and name else "")
                    + f" is {value if value is not None else 'unset'}"]
         parts.append(f"outcome {i}: " + (", ".join(exits + learned + told + winner + now)
                                          or "nobody leaves"))

@@ -7,11 +7,17 @@ jak` must not read as "jack did not win", and `can stays nobody` has no seat to 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import ast
 from .errors import SpecError
 from .interpreter.bind import Binder, BoundQuery
 from .limits import MAX_WITHIN
 from .model import BUILTIN_KINDS, Scenario
+
+if TYPE_CHECKING:
+    from .phases import Phase
+    from .source import Span
 
 
 # What `expect verdict …` and `expect answer …` can name (interpreter.play.verdict_of, the
@@ -26,7 +32,7 @@ def check_query_names(scenario: Scenario, query: ast.Query, bound: BoundQuery, p
     sides = scenario.side_by_key
     kinds = {k.name.key for k in scenario.kinds} | set(BUILTIN_KINDS)
 
-    def side(name: ast.Name | None, span) -> None:
+    def side(name: ast.Name | None, span: Span | None) -> None:
         if name is not None and name.key not in sides:
             binder.error(f"unknown side '{name.text}'; sides are: "
                          + ", ".join(s.text for s in scenario.sides), name.span or span)
@@ -58,12 +64,13 @@ def check_query_names(scenario: Scenario, query: ast.Query, bound: BoundQuery, p
         if e.kind == "leaves" and e.name is not None and e.name.key not in kinds:
             binder.error(f"unknown kind of exit '{e.name.text}'; kinds are: "
                          + ", ".join(sorted(kinds)), e.name.span or e.span)
-        if e.kind == "role" and e.name.key not in roles:
+        # `expect P role = NAME`, `expect counter P NAME = N`: the grammar always gives the name.
+        if e.kind == "role" and e.name is not None and e.name.key not in roles:
             binder.error(f"unknown role '{e.name.text}'; roles are: "
                          + ", ".join(r.text for r in scenario.roles), e.name.span or e.span)
         if e.kind == "side":
             side(e.name, e.span)
-        if e.kind == "counter" and e.name.key not in counters:
+        if e.kind == "counter" and e.name is not None and e.name.key not in counters:
             binder.error(f"unknown counter '{e.name.text}'; counters are: "
                          + (", ".join(sorted(counters)) or "none"), e.name.span or e.span)
         if e.kind == "reveals" and e.name is not None and e.name.key not in roles \
@@ -83,7 +90,7 @@ def check_query_names(scenario: Scenario, query: ast.Query, bound: BoundQuery, p
         raise SpecError(binder.errors)
 
 
-def _played(binder: Binder, phase: tuple, bound: BoundQuery, span) -> None:
+def _played(binder: Binder, phase: tuple[ast.Name, int | None], bound: BoundQuery, span: Span | None) -> None:
     """`in PHASE [N]` names exactly one of the phases the query plays."""
     name, number = phase
     played = [p for p, _ in bound.phases]
@@ -97,6 +104,6 @@ def _played(binder: Binder, phase: tuple, bound: BoundQuery, span) -> None:
                      + " or ".join(f"`in {_written(p)}`" for p in found), name.span or span)
 
 
-def _written(phase) -> str:
+def _written(phase: Phase) -> str:
     """A played phase as a query file names it: `night 2`, `intro_night`."""
     return f"{phase.kind} {phase.number}" if phase.kind in ("day", "night") else phase.kind

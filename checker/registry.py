@@ -24,7 +24,7 @@ class Code:
 CODES: dict[str, Code] = {}
 
 
-def _code(code, kind, name, severity, summary, why, example, fix) -> str:
+def _code(code: str, kind: str, name: str, severity: str, summary: str, why: str, example: str, fix: str) -> str:
     CODES[code] = Code(code, kind, name, severity, summary, why, example, fix)
     return code
 

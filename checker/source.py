@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Span:
         return f"{self.path}:{self.line}:{self.column}"
 
 
-def spanned():
+def spanned() -> Any:  # a Span field whose default is None: Any, as dataclasses.field is
     """A dataclass field for a node's span: shown, but left out of equality and hashing, so
     two nodes written in different places still compare equal."""
     return field(default=None, compare=False, hash=False, repr=False)

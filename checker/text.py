@@ -10,6 +10,7 @@ how it parses (the "Trojan Source" attack), so they are rejected.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 
 ZWNJ = "\u200c"
 _FOLD = str.maketrans({
@@ -89,7 +90,7 @@ def char_name(ch: str) -> str:
     return f"U+{ord(ch):04X} {unicodedata.name(ch, _CONTROL_NAMES.get(ch, 'CONTROL'))}"
 
 
-def code_chars(text: str):
+def code_chars(text: str) -> Iterator[tuple[int, str]]:
     """(offset, character) for every character outside strings and comments: what bracket
     counting must look at."""
     in_string = in_comment = escaped = False

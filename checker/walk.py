@@ -94,8 +94,8 @@ def _inherited(folder: str) -> list[_Rule]:
     else:
         return []  # not inside a repository: no .gitignore above applies
     rules: list[_Rule] = []
-    for parent in reversed(chain):
-        rules += _read_gitignore(parent)
+    for above in reversed(chain):
+        rules += _read_gitignore(above)
     return rules
 
 

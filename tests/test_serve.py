@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -56,6 +57,23 @@ def test_ask_answers_exactly_what_the_command_prints(served, query):
     if not query.startswith("can"):
         print(f"what-if answered in {took * 1000:.0f} ms")
         assert took < 1.0  # issue 16: a concrete what-if within 1 s
+
+
+def test_an_open_question_the_solver_gives_up_on_is_answered(monkeypatch):
+    """`ask` exits 3 when the solver gives up on an open question, having printed its answer
+    ("inconclusive"): the API answers with that JSON, as for any other answer, rather than
+    call it a question that cannot be asked (it answered 400 "unknown error")."""
+    from mafiacheck import cli
+    from mafiacheck.serve import worker
+
+    spec, query = str(ROOT / "specs" / "gangster.mafia"), "can winner town within 3"
+    monkeypatch.setattr(cli, "solver_limits", lambda args, *rest, **kw: (0.001, 1))  # gives up at once
+    status, body = worker.answer(spec, query)
+    assert status == 200, body
+    assert [a["verdict"] for a in json.loads(body)["answers"]] == ["inconclusive"]
+    out, err = io.StringIO(), io.StringIO()  # exactly what the command prints, and its exit code
+    code = cli.main(["ask", spec, worker.query_file_text(query), "--format", "json"], out, err)
+    assert code == cli.EXIT_INCONCLUSIVE and out.getvalue() == body
 
 
 def test_a_whole_query_with_state_and_expectations(served):

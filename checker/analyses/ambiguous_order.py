@@ -11,25 +11,36 @@ that phase in every order; only a replay with two distinct outcomes is reported,
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 import z3
 
 from .. import registry
-from ..crosscheck.witness import last_phase_outcomes
+from ..crosscheck.witness import last_phase_outcomes, model_of
 from ..findings import Finding, Related
+from . import game_of, replayed
 from .encoded import Encoded
+
+if TYPE_CHECKING:
+    from ..crosscheck.witness import Witness
+    from ..encode.phase_vars import PhaseVars
+    from ..encode.unroll import Prefix
+    from ..interpreter.resolution import Report
+    from ..model import Scenario
+    from ..moderator_log import Names
+    from ..phases import Phase
 
 ATTEMPTS = 4
 
 
-def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
-    seen = set()
+    seen: set[tuple[str, ...]] = set()
     for shallow in encodings:
         # Every phase of the longest game the search asks (a night of round 3 can have
         # steps, or players acting, that round 1 lacks).
         enc = shallow.deepest()
-        game = enc.game
+        game = game_of(enc)
         for t, pv in enumerate(game.vars):
             if len(pv.perm_blocked) < 2:
                 continue
@@ -47,7 +58,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     return out
 
 
-def _differences(game, pv) -> list:
+def _differences(game: Prefix, pv: PhaseVars) -> list:
     """Two orders block a player differently, and he acts in the phase (on his own or as
     his team's chosen member), or cancel a use that is made one way and not the other."""
     diff = []
@@ -63,11 +74,11 @@ def _differences(game, pv) -> list:
     return diff
 
 
-def _ask(scenario, enc: Encoded, t: int, steps: tuple, goal: list) -> Finding | None:
+def _ask(scenario: Scenario, enc: Encoded, t: int, steps: tuple[str, ...], goal: list) -> Finding | None:
     """A game whose phase t the interpreter finds ambiguous in the order of `steps`; each
     game where the different blocks change no outcome is set aside, ATTEMPTS times, after
     which the question is inconclusive (never a pass)."""
-    game = enc.game
+    game = game_of(enc)
     what = f"whether the order of {', '.join(steps)} matters"
     enc.solver.push()
     try:
@@ -78,13 +89,13 @@ def _ask(scenario, enc: Encoded, t: int, steps: tuple, goal: list) -> Finding | 
             if result.status == "unknown":
                 return enc.inconclusive(what, f"the solver gave up ({result.reason})")
             w = enc.witness(result, t, "the order of " + ", ".join(steps))
-            outcomes = w.answer.outcomes
+            outcomes = replayed(w).outcomes
             orders = {tuple(o.reports[-1].order) for o in outcomes}
-            if w.answer.verdict == "ambiguous" and len(outcomes) > 1 and len(orders) > 1:
+            if replayed(w).verdict == "ambiguous" and len(outcomes) > 1 and len(orders) > 1:
                 return _finding(scenario, enc, steps, game.phases[t], w)
             # Not a real disagreement: ask for a different game.
             enc.solver.add(z3.Not(z3.And([u.used == z3.BoolVal(z3.is_true(
-                result.model.eval(u.used, model_completion=True)), game.ctx)
+                model_of(result).eval(u.used, model_completion=True)), game.ctx)
                 for pv2 in game.vars[: t + 1] for u in pv2.uses])))
     finally:
         enc.solver.pop()
@@ -93,7 +104,7 @@ def _ask(scenario, enc: Encoded, t: int, steps: tuple, goal: list) -> Finding | 
                                   "was searched")
 
 
-def _cancels_differ(game, pv, i: int, j: int) -> list:
+def _cancels_differ(game: Prefix, pv: PhaseVars, i: int, j: int) -> list:
     """Two orders that cancel a use one way and not the other (`cancel ABILITY`)."""
     F = z3.BoolVal(False, game.ctx)
     ci, cj = pv.perm_cancelled[i], pv.perm_cancelled[j]
@@ -109,7 +120,7 @@ def _cancels_differ(game, pv, i: int, j: int) -> list:
     return out
 
 
-def _finding(scenario, enc, steps, phase, w) -> Finding:
+def _finding(scenario: Scenario, enc: Encoded, steps: tuple[str, ...], phase: Phase, w: Witness) -> Finding:
     abilities = [scenario.ability_by_key[s] for s in steps]
     c = registry.CODES[registry.AMBIGUOUS_ORDER]
     names = " and ".join(a.display for a in abilities)
@@ -123,9 +134,9 @@ def _finding(scenario, enc, steps, phase, w) -> Finding:
                    ids, _witness(enc, w))
 
 
-def _witness(enc, w) -> dict:
+def _witness(enc: Encoded, w: Witness) -> dict:
+    def heading(i: int, names: Names, last: Report) -> list[str]:
+        return [f"order: {' → '.join(names.step(s) for s in last.order if s != 'deaths')}"]
     data = enc.witness_json(w)
-    data["outcomes"] = last_phase_outcomes(
-        enc.sc, enc.game.seats, w.answer.outcomes,
-        lambda i, names, last: [f"order: {' → '.join(names.step(s) for s in last.order if s != 'deaths')}"])
+    data["outcomes"] = last_phase_outcomes(enc.sc, game_of(enc).seats, replayed(w).outcomes, heading)
     return data

@@ -14,13 +14,27 @@ every reading as an outcome.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from .. import holes, registry
 from ..crosscheck.witness import evidence, last_phase_outcomes
 from ..findings import Finding, Related
 from ..vocabulary import verbs
+from . import found_game, game_of, replayed
+
+if TYPE_CHECKING:
+    from ..crosscheck.witness import Witness
+    from ..holes import Hole
+    from ..interpreter.play import Outcome
+    from ..interpreter.resolution import Report
+    from ..model import Ability, Scenario
+    from ..moderator_log import Names
+    from ..phases import Phase
+    from .encoded import Encoded
 
 
-def analyse(scenario, encodings) -> list[Finding]:
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     blockers = [a for a in scenario.abilities if "block" in verbs(a.effects)
                 and a.actor is not None and a.actor.kind == "role" and not a.is_card]
@@ -35,41 +49,46 @@ def analyse(scenario, encodings) -> list[Finding]:
     return out
 
 
-def _first(enc, a, kind: str) -> Finding | None:
-    def mutual_at(e, t):
-        return [c for c, ability, k in e.game.vars[t].mutual if ability.key == a.key and k == kind]
+def _first(enc: Encoded, a: Ability, kind: str) -> Finding | None:
+    def mutual_at(e: Encoded, t: int) -> list:
+        return [c for c, ability, k in game_of(e).vars[t].mutual if ability.key == a.key and k == kind]
     deepest = enc.deepest()
-    if not any(mutual_at(deepest, t) for t in range(len(deepest.game.vars))):
+    if not any(mutual_at(deepest, t) for t in range(len(game_of(deepest).vars))):
         return None  # never two holders at once
     found = enc.search_after_clean(mutual_at)
     what = "several consistent readings" if kind == "several" else "no consistent reading"
     if found.status != "sat":
         return enc.unanswered(found, f"whether uses of {a.display} that block each other can have {what}",
                               a.name_span or a.span)
-    enc, t, where = found.enc, found.t, found.where
-    phase = enc.game.phases[t]
-    w = enc.witness(found.result, t, f"uses of {a.display} that block each other")
+    enc, t, result = found_game(found)
+    where = found.where
+    phase = game_of(enc).phases[t]
+    w = enc.witness(result, t, f"uses of {a.display} that block each other")
     if not _mutual_holes(w.answer.outcomes if w.answer else [], a):
         return enc.inconclusive(
             f"uses of {a.display} that block each other on {phase} with {what}",
             "the solver's game does not replay through the interpreter with that hole (an encoding bug)",
             a.name_span or a.span, witness=w)
-    return _finding(enc.sc, enc.game.seats, a, w, phase, where)
+    return _finding(enc.sc, game_of(enc).seats, a, w, phase, where)
 
 
-def _finding(scenario, seats, a, w, phase, where) -> Finding:
+def _finding(scenario: Scenario, seats: tuple[str, ...], a: Ability, w: Witness, phase: Phase,
+             where: str) -> Finding:
     c = registry.CODES[registry.AMBIGUOUS_RESOLUTION]
-    answer = w.answer
+    answer = replayed(w)
     several = any(h.kind == holes.MUTUAL_SEVERAL for h in _mutual_holes(answer.outcomes, a))
     what = (f"{len(answer.outcomes)} consistent outcomes (each reading blocks a different player); "
             "the rules do not say which block takes effect" if several else
             "no consistent outcome (every choice of which blocks take effect undoes itself); the "
             "rules do not say what happens")
     data = evidence(w, scenario, seats)
-    data["outcomes"] = last_phase_outcomes(scenario, seats, answer.outcomes,
-                                           lambda i, names, last: [f"reading {i}"])
+    def heading(i: int, names: Names, last: Report) -> list[str]:
+        return [f"reading {i}"]
+    data["outcomes"] = last_phase_outcomes(scenario, seats, answer.outcomes, heading)
     ids = tuple(dict.fromkeys(r.id for r in a.clause_cites + a.cites))
-    holders = {r.key for r in (a.actor.roles or (a.actor.name,))}
+    # A blocker held by role (analyse): its roles, or the one it names.
+    named = (a.actor.roles or (a.actor.name,)) if a.actor is not None else ()
+    holders = {r.key for r in named if r is not None}
     return Finding(c.code, c.kind, c.severity,
                    f"uses of {a.display} by two players who block each other on a reachable {phase} "
                    f"have {what} ({where})",
@@ -79,7 +98,7 @@ def _finding(scenario, seats, a, w, phase, where) -> Finding:
                    ids, data)
 
 
-def _mutual_holes(outcomes, a) -> list:
+def _mutual_holes(outcomes: Sequence[Outcome], a: Ability) -> list[Hole]:
     """The holes of mutual blocks by uses of `a` in the last phase of the outcomes."""
     return [h for o in outcomes for h in o.reports[-1].holes
             if h.kind in (holes.MUTUAL_SEVERAL, holes.MUTUAL_NONE) and h.source == a.key]

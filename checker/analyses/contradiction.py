@@ -3,40 +3,47 @@ other."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import holes, registry
 from ..findings import Finding, Related
+from . import found_game, game_of, replayed
 from .encoded import Encoded
 
+if TYPE_CHECKING:
+    from ..model import Scenario
 
-def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
-    seen = set()
+    seen: set[tuple[str, str]] = set()
     rules = {r.name.key: r for r in scenario.rules}
     for enc in encodings:
         if enc.error:
             out.append(enc.unsupported("whether rules contradict each other"))
             continue
-        pairs = []
-        for pv in enc.deepest().game.vars:
+        pairs: list[tuple[str, str]] = []
+        for pv in game_of(enc.deepest()).vars:
             for cond, seat, leave_rule, stay_rule in pv.contradictions:
                 if (leave_rule, stay_rule) not in pairs:
                     pairs.append((leave_rule, stay_rule))
         for pair in pairs:
             if pair in seen:
                 continue
-            found = enc.search_after_clean(
-                lambda e, t, pair=pair: [c for c, s, a, b in e.game.vars[t].contradictions if (a, b) == pair])
+            def clash(e: Encoded, t: int, pair: tuple[str, str] = pair) -> list:
+                return [c for c, s, a, b in game_of(e).vars[t].contradictions if (a, b) == pair]
+            found = enc.search_after_clean(clash)
             short = enc.unanswered(found, f"whether rules {pair[0]} and {pair[1]} clash")
             if short is not None:
                 out.append(short)
             if found.status != "sat":
                 continue
-            at, t = found.enc, found.t
-            game = at.game
-            w = at.witness(found.result, t, f"{pair[0]} against {pair[1]}")
+            at, t, result = found_game(found)
+            game = game_of(at)
+            w = at.witness(result, t, f"{pair[0]} against {pair[1]}")
             # The replay must show this very pair of rules clashing, not just any clash.
             confirmed = any(h.kind == holes.CONTRADICTION and (h.source, h.other) == pair
-                            for o in w.answer.outcomes for h in o.holes)
+                            for o in replayed(w).outcomes for h in o.holes)
             if not confirmed:
                 out.append(at.inconclusive(f"rules {pair[0]} and {pair[1]}",
                                             "internal error: the solver's game did not replay", witness=w))

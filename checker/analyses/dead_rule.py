@@ -3,20 +3,31 @@ game meets."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import z3
 
 from .. import registry
 from ..findings import Finding
+from ..crosscheck.witness import model_of
+from . import game_of
 from .encoded import Encoded
 
+if TYPE_CHECKING:
+    from ..encode.unroll import Game
+    from ..model import Scenario
 
-def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+# What can be dead: ("ability", its key) or ("rule", its name's key).
+Event = tuple[str, str]
+
+
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     if any(e.error for e in encodings):
         return [e.unsupported("which abilities and rules can apply") for e in encodings if e.error][:1]
-    live: set = set()
-    undecided: set = set()
-    reached = []  # per composition, the deepest encoding searched, and why not deeper
+    live: set[Event] = set()
+    undecided: set[Event] = set()
+    reached: list[tuple[Encoded, str | None]] = []  # per composition, the deepest encoding searched, and why not deeper
     for enc in encodings:
         seen = set(live)
         start = 0
@@ -24,13 +35,14 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
         seen |= newly
         undecided |= undecided_here
         deepest, short = enc, None
+        longer: Encoded | str
         # What no game of these rounds uses is asked of longer games (their later phases).
         while not undecided_here and _pending(deepest, seen) and deepest.options.bound < enc.depth_limit:
             longer = enc.at_bound(deepest.options.bound + 1)
             if isinstance(longer, str):
                 short = longer
                 break
-            start = len(deepest.game.vars)
+            start = len(game_of(deepest).vars)
             newly, undecided_deeper = _live(longer, seen, start)
             if undecided_deeper:
                 short = f"a game of {longer.options.bound} rounds: the solver gave up"
@@ -60,7 +72,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     for rule in scenario.rules:
         if rule.name.key in live_rules:
             continue
-        hits = [name for enc in encodings for pv in enc.game.vars for name, _ in pv.rule_hits
+        hits = [name for enc in encodings for pv in game_of(enc).vars for name, _ in pv.rule_hits
                 if name == rule.name.key]
         if not hits:
             continue  # only exit rules are tracked; others are not judged here
@@ -76,19 +88,19 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     return out
 
 
-def _proof(encodings: list[Encoded], key) -> str:
+def _proof(encodings: list[Encoded], key: Event) -> str:
     """What k-induction (encode/induction.py) adds to the bounded verdict: that it holds for
     games of every length, or why no proof was found."""
     from ..encode.induction import prove_absent
     from ..encode.invariants import strengthening
     from ..encode.terms import Unsupported
 
-    def event(game, i):
+    def event(game: Game, i: int) -> list:  # a free-start window (induction.Windows)
         pv = game.vars[i]
         conds = [u.used for u in pv.uses if ("ability", u.ability.key) == key]
         conds += [c for name, c in pv.rule_hits if ("rule", name) == key]
         return [z3.Or(conds) if conds else z3.BoolVal(False, game.ctx)]
-    depths = []
+    depths: list[int] = []
     for enc in encodings:
         try:
             status, k, why = prove_absent(enc, event, what="it", clean_before=False,
@@ -99,16 +111,17 @@ def _proof(encodings: list[Encoded], key) -> str:
             return f"; no proof for every length (the solver gave up on the induction step ({why}))"
         if status != "proved":
             return f"; no proof for every length ({why})"
-        depths.append(k)
+        if k is not None:  # proved: at some depth
+            depths.append(k)
     k = max(depths)
     return f"; induction over {k} phase{'s' if k != 1 else ''} rules out every longer game"
 
 
-def _conditions(enc: Encoded, start: int) -> dict:
+def _conditions(enc: Encoded, start: int) -> dict[Event, list]:
     """(kind, key) -> the conditions, phase by phase from `start`, that the ability is used
     or the exit rule applies."""
-    conds: dict = {}
-    for pv in enc.game.vars[start:]:
+    conds: dict[Event, list] = {}
+    for pv in game_of(enc).vars[start:]:
         for u in pv.uses:
             conds.setdefault(("ability", u.ability.key), []).append(u.used)
         for name, c in pv.rule_hits:
@@ -116,17 +129,17 @@ def _conditions(enc: Encoded, start: int) -> dict:
     return conds
 
 
-def _pending(enc: Encoded, live: set) -> bool:
+def _pending(enc: Encoded, live: set[Event]) -> bool:
     return any(k not in live for k in _conditions(enc, 0))
 
 
-def _live(enc: Encoded, known: set, start: int) -> tuple[set, set]:
+def _live(enc: Encoded, known: set[Event], start: int) -> tuple[set[Event], set[Event]]:
     """What a game of the encoding uses, from phase `start` on, among what is not known to be
     live: (live, undecided). One question for a game that uses anything not yet seen
     used; every ability the answer uses is live. Repeated until no game uses a new one: few
     questions, not one each."""
     conds = _conditions(enc, start)
-    live: set = set()
+    live: set[Event] = set()
     while True:
         pending = {k: z3.Or(v) for k, v in conds.items() if k not in known and k not in live}
         if not pending:
@@ -136,4 +149,4 @@ def _live(enc: Encoded, known: set, start: int) -> tuple[set, set]:
             return live, set()
         if result.status == "unknown":
             return live, set(pending)
-        live |= {k for k, c in pending.items() if z3.is_true(result.model.eval(c, model_completion=True))}
+        live |= {k for k, c in pending.items() if z3.is_true(model_of(result).eval(c, model_completion=True))}

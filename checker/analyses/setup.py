@@ -7,6 +7,9 @@ already hold before anyone acts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from .. import registry
 from ..evaluate import EvalError, Evaluator, initial_state
 from ..findings import Finding, Related
@@ -14,10 +17,14 @@ from ..model import Composition, Scenario
 from ..prestart import prechecks, side_kinds
 from ..vocabulary import sides_set
 
+if TYPE_CHECKING:
+    from ..ast import Cites
+    from ..source import Span
+
 KIND = "setup"
 
 
-def _ids(*cites) -> tuple[str, ...]:
+def _ids(*cites: Cites) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for group in cites:
         for ref in group:
@@ -25,7 +32,8 @@ def _ids(*cites) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _finding(code, message, span, related=(), rules=()) -> Finding:
+def _finding(code: str, message: str, span: Span | None, related: Iterable[Related] = (),
+             rules: Iterable[str] = ()) -> Finding:
     c = registry.CODES[code]
     return Finding(code, c.kind, c.severity, message, span, tuple(related), tuple(rules))
 

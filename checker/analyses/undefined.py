@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import holes, registry
 from ..findings import Finding
 from ..holes import Hole
+from . import found_game, game_of, replayed
 from .encoded import Encoded
 
+if TYPE_CHECKING:
+    from ..model import Scenario
+    from ..source import Span
 
-def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     seen: set[str] = set()
     for enc in encodings:
@@ -16,7 +23,7 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             out.append(enc.unsupported("whether the rules leave a situation undecided"))
             continue
         reasons: list[Hole] = []
-        for pv in enc.deepest().game.vars:
+        for pv in game_of(enc.deepest()).vars:
             for cond, hole in pv.undefined:
                 if hole not in reasons:
                     reasons.append(hole)
@@ -24,17 +31,18 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             why = hole.message
             if why in seen:
                 continue
-            found = enc.search_after_clean(
-                lambda e, t, hole=hole: [c for c, h in e.game.vars[t].undefined if h == hole])
+            def reached(e: Encoded, t: int, hole: Hole = hole) -> list:
+                return [c for c, h in game_of(e).vars[t].undefined if h == hole]
+            found = enc.search_after_clean(reached)
             short = enc.unanswered(found, f"whether '{why}' can happen")
             if short is not None:
                 out.append(short)
             if found.status != "sat":
                 continue
-            at, t = found.enc, found.t
-            game = at.game
-            w = at.witness(found.result, t, why)
-            if w.answer.verdict not in ("undefined", "ambiguous", "contradiction"):
+            at, t, result = found_game(found)
+            game = game_of(at)
+            w = at.witness(result, t, why)
+            if replayed(w).verdict not in ("undefined", "ambiguous", "contradiction"):
                 out.append(at.inconclusive(f"'{why}'", "internal error: the solver's game did not replay", witness=w))
                 continue
             seen.add(why)
@@ -46,15 +54,17 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     return out
 
 
-def _where(scenario, hole: Hole):
+def _where(scenario: Scenario, hole: Hole) -> tuple[Span | None, tuple[str, ...]]:
     """The spec line behind a hole: the declaration it comes from, and its rule ids."""
     source = hole.source
     if hole.kind == holes.READINGS:
         win = next(w for w in scenario.wins if w.side.key == source)
         ids = [c.id for c in win.cites] + [c.id for s in win.schedules for c in s.cites]
-        if not win.schedules and scenario.phases is not None:
-            ids += list(scenario.phases.reading_cites)
-        return (win.span if win.schedules else scenario.phases.span), tuple(dict.fromkeys(ids))
+        # Readings of the win's own schedule, else of the `wins checked` line.
+        if win.schedules or scenario.phases is None:
+            return win.span, tuple(dict.fromkeys(ids))
+        ids += list(scenario.phases.reading_cites)
+        return scenario.phases.span, tuple(dict.fromkeys(ids))
     if hole.kind == holes.OPEN_WIN:
         win = next(w for w in scenario.open_wins if w.side.key == source)
         return win.span, tuple(c.id for c in win.cites)

@@ -2,29 +2,39 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import registry
 from ..findings import Finding
+from . import game_of
 from .encoded import Encoded
 
+if TYPE_CHECKING:
+    from ..ast import WinDecl
+    from ..model import Scenario, Side
+    from .encoded import Search
 
-def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     for win_side in dict.fromkeys(w.side.key for w in scenario.wins):
         side = scenario.side_by_key[win_side]
         win = next(w for w in scenario.wins if w.side.key == win_side)
-        verdicts = []
-        searched = []
+        verdicts: list[str] = []
+        searched: list[Search] = []
         for enc in encodings:
             if enc.error:
                 out.append(enc.unsupported(f"whether {side.display} can win"))
                 verdicts.append("unsupported")
                 continue
-            sid = enc.game.ids.sides.index(win_side)
-            found = enc.search(
-                lambda e, t, sid=sid: [e.game.states[t + 1]["winner"] == sid, e.clean_until(t)], fast=True)
+            sid = game_of(enc).ids.sides.index(win_side)
+            def won(e: Encoded, t: int, sid: int = sid) -> list:
+                return [game_of(e).states[t + 1]["winner"] == sid, e.clean_until(t)]
+            found = enc.search(won, fast=True)
             if found.status == "unknown":
+                why = found.result.reason if found.result is not None else None
                 out.append(enc.inconclusive(f"whether {side.display} can win",
-                                            f"the solver gave up ({found.result.reason})", win.span))
+                                            f"the solver gave up ({why})", win.span))
             verdicts.append(found.status)
             searched.append(found)
         if verdicts and all(v == "unsat" for v in verdicts):
@@ -32,11 +42,11 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     return out
 
 
-def _finding(side, win, win_side: str, searched) -> Finding:
+def _finding(side: Side, win: WinDecl, win_side: str, searched: list[Search]) -> Finding:
     c = registry.CODES[registry.UNREACHABLE_WIN]
     proofs = [_prove(found.enc, win_side) for found in searched]
     if all(status == "proved" for status, _, _ in proofs):
-        depth = max(k for _, k, _ in proofs)
+        depth = max(k for _, k, _ in proofs if k is not None)
         comps = ", ".join(f.enc.comp.title for f in searched)
         # Proved for every length: a side that can never win is a defect of the
         # rulebook, not a matter of the bound, so it is an error.
@@ -57,13 +67,13 @@ def _finding(side, win, win_side: str, searched) -> Finding:
                    win.span, rules=tuple(r.id for r in win.cites))
 
 
-def _prove(enc: Encoded, side: str):
+def _prove(enc: Encoded, side: str) -> tuple[str, int | None, str | None]:
     """k-induction (encode/induction.py) on "this side has not won"; never raises for a
     construct the free-start encoding lacks: the bounded finding then stands."""
     from ..encode.invariants import proved_never
     from ..encode.terms import Unsupported
     try:
-        status, k, why = proved_never(enc, enc.game.ids.sides.index(side))
+        status, k, why = proved_never(enc, game_of(enc).ids.sides.index(side))
     except Unsupported as exc:
         return "open", None, f"the induction step does not support {exc}"
     if status == "unknown":

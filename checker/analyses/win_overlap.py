@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import z3
 
 from .. import holes, registry
 from ..findings import Finding, Related
+from . import found_game, game_of, replayed
 from .encoded import Encoded
 
+if TYPE_CHECKING:
+    from ..encode.unroll import Game, Prefix
+    from ..model import Scenario
 
-def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     for enc in encodings:
         if enc.error:
@@ -21,10 +28,10 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
             out.append(short)
         if found.status != "sat":
             continue
-        enc, t = found.enc, found.t
-        game = enc.game
-        w = enc.witness(found.result, t, "two sides win at once")
-        overlaps = [h for o in w.answer.outcomes for h in o.holes if h.kind == holes.OVERLAP]
+        enc, t, result = found_game(found)
+        game = game_of(enc)
+        w = enc.witness(result, t, "two sides win at once")
+        overlaps = [h for o in replayed(w).outcomes for h in o.holes if h.kind == holes.OVERLAP]
         if not overlaps:
             out.append(enc.inconclusive("a win overlap", "internal error: the solver's game did not replay", witness=w))
             continue
@@ -40,10 +47,10 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
 
 def _goal(enc: Encoded, t: int) -> list:
     """Two sides' conditions hold after phase t, in a game the rules decide up to it."""
-    return [enc.clean_until(t - 1)] + _event(enc.game, t)
+    return [enc.clean_until(t - 1)] + _event(game_of(enc), t)
 
 
-def _event(game, t: int) -> list:
+def _event(game: Game | Prefix, t: int) -> list:
     """Two sides' conditions hold after phase t of `game`, which leaves nothing else open."""
     pv = game.vars[t]
     gaps = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]

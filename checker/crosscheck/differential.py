@@ -9,7 +9,9 @@ Used by the tests (with generated games) and by the benchmark.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Container
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import z3
 
@@ -17,7 +19,7 @@ from ..encode.solver import Limits, ask, check, make_solver
 from ..encode.terms import Unsupported
 from ..encode.legality import max_targets
 from ..encode.unroll import NONE, Game
-from ..encode.vote import quorum_at_vote
+from ..encode.vote import TieEffect, quorum_at_vote
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
@@ -25,6 +27,16 @@ from ..interpreter.play import Player
 from ..interpreter.ties import pick_problem
 from ..model import Scenario, TieRule
 from ..phases import Phase, matches, sequence
+from .witness import model_of
+
+if TYPE_CHECKING:
+    from ..encode.phase_vars import PhaseVars
+    from ..interpreter.legal import Problem
+    from ..interpreter.resolution import Report
+    from ..model import Ability
+
+# Choices for one phase of a game, as random_choices makes them.
+Chooser = Callable[[Scenario, State, Phase, random.Random], list[BoundUse]]
 
 
 @dataclass
@@ -33,7 +45,7 @@ class Verdict:
     detail: str
     # The constructs of the language that took part in the phase compared (see `CONSTRUCTS`);
     # empty when the two sides were not compared.
-    covered: frozenset = frozenset()
+    covered: frozenset[str] = frozenset()
 
 
 def random_uses(scenario: Scenario, state: State, phase: Phase, rng: random.Random) -> list[BoundUse]:
@@ -50,7 +62,7 @@ def random_uses(scenario: Scenario, state: State, phase: Phase, rng: random.Rand
         actor = None
         if a.actor is not None and a.actor.kind != "moderator":
             if a.actor.kind == "role":
-                roles = {nm.key for nm in (a.actor.roles or (a.actor.name,))}
+                roles = {nm.key for nm in (a.actor.roles or (a.actor.name,)) if nm is not None}
                 holders = [s for s in range(n) if state.roles[s] in roles]
                 if not holders:
                     continue
@@ -101,15 +113,16 @@ def random_choices(scenario: Scenario, state: State, phase: Phase, rng: random.R
         if not usable or rng.random() < (0.1 if a.mandatory or due else 0.45):
             continue
         actor = None
-        kind = a.actor.kind if a.actor is not None else "moderator"
+        by = a.actor
+        kind = by.kind if by is not None else "moderator"
         if due and rng.random() < 0.9:  # a use its trigger made due in this phase
             actor = rng.choice(due)
         elif a.is_card:
             if not holders_of_cards:
                 continue
             actor = rng.choice(holders_of_cards)
-        elif kind == "role":
-            roles = {nm.key for nm in (a.actor.roles or (a.actor.name,))}
+        elif kind == "role" and by is not None:
+            roles = {nm.key for nm in (by.roles or (by.name,)) if nm is not None}
             holders = [s for s in range(n) if state.roles[s] in roles]
             if not holders:
                 continue
@@ -119,8 +132,8 @@ def random_choices(scenario: Scenario, state: State, phase: Phase, rng: random.R
             members = [s for s in team_members(scenario, state, team) if state.alive[s]] if team else []
             if members and rng.random() < 0.5:
                 actor = rng.choice(members)
-        elif kind == "holder":
-            holders = sorted(s for (item, s) in state.items if item == a.actor.name.key)
+        elif kind == "holder" and by is not None and by.name is not None:
+            holders = sorted(s for (item, s) in state.items if item == by.name.key)
             if not holders:
                 continue
             actor = rng.choice(holders)
@@ -139,7 +152,7 @@ def random_choices(scenario: Scenario, state: State, phase: Phase, rng: random.R
     return uses
 
 
-def _admitted(scenario: Scenario, state: State, ability, actor) -> list[int]:
+def _admitted(scenario: Scenario, state: State, ability: Ability, actor: int | None) -> list[int]:
     """The seats the ability's `target where` admits for this actor, as far as the filter can
     be read outside a phase (a filter that asks the phase's choices admits everyone)."""
     from ..evaluate import EvalError, Evaluator
@@ -157,7 +170,7 @@ def _admitted(scenario: Scenario, state: State, ability, actor) -> list[int]:
     return out
 
 
-def _most_targets(a) -> int:
+def _most_targets(a: Ability) -> int:
     try:
         return max(1, max_targets(a)) if a.target_count is not None else 0
     except Unsupported:
@@ -208,8 +221,8 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
                            + _differing(solver, fields_), covered)
     r = ask(solver, z3.Not(z3.Or(matches_)))
     if r.status == "sat":
-        alive = [z3.is_true(r.model.eval(a, model_completion=True)) for a in S1["alive"]]
-        nearest = min((_differs_in(r.model, _state_fields(game, S1, st, rep.winner, phase, state)) for st, rep in results),
+        alive = [z3.is_true(model_of(r).eval(a, model_completion=True)) for a in S1["alive"]]
+        nearest = min((_differs_in(model_of(r), _state_fields(game, S1, st, rep.winner, phase, state)) for st, rep in results),
                       key=len)
         return Verdict(False, f"the encoding reaches an outcome the interpreter does not: alive={alive}"
                        f"; it differs in {', '.join(nearest)}", covered)
@@ -223,7 +236,7 @@ STATE_FIELDS = ("alive", "role", "side", "left_by", "counters", "items", "memori
                 "revealed", "drawn", "winner", "readings")
 
 
-def _state_fields(game: Game, S1, st: State, winner, phase: Phase | None = None,
+def _state_fields(game: Game, S1: dict[str, Any], st: State, winner: str | None, phase: Phase | None = None,
                   before: State | None = None) -> dict[str, list]:
     """The encoding's next state equal to the interpreter's `st`, field by field (the same
     correspondence `Game._init` uses to start the encoding from a state)."""
@@ -243,7 +256,8 @@ def _state_fields(game: Game, S1, st: State, winner, phase: Phase | None = None,
     for (item, s), var in S1["items"].items():
         f["items"].append(var == ids.item_value((item, s) in st.items, st.items.get((item, s))))
     for m, seats in S1["mset"].items():
-        members = st.memories.get(m) or frozenset()
+        value = st.memories.get(m)
+        members = value if isinstance(value, Container) else frozenset()  # a players memory: seats
         f["memories"] += [seats[s] == (s in members) for s in range(game.n)]
     for m, var in S1["mone"].items():
         value = st.memories.get(m)
@@ -291,12 +305,12 @@ def _state_fields(game: Game, S1, st: State, winner, phase: Phase | None = None,
     return f
 
 
-def _differs_in(model, fields_: dict[str, list]) -> list[str]:
+def _differs_in(model: z3.ModelRef, fields_: dict[str, list]) -> list[str]:
     return [name for name, parts in fields_.items()
             if not z3.is_true(model.eval(z3.And(parts), model_completion=True))]
 
 
-def _differing(solver, fields_: dict[str, list]) -> str:
+def _differing(solver: z3.Solver, fields_: dict[str, list]) -> str:
     """Which fields the encoding cannot give the interpreter's values, the others held."""
     names = [name for name in fields_
              if ask(solver, z3.And([z3.And(p) for n, p in fields_.items() if n != name])).status == "sat"]
@@ -309,12 +323,13 @@ def counted_votes(uses: list[BoundUse]) -> bool:
     return any(u.ability is None and u.votes is not None for u in uses)
 
 
-def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: bool = False):
+def fix_choices(game: Game, pv: PhaseVars, uses: list[BoundUse], scenario: Scenario,
+                ties: bool = False) -> z3.BoolRef | None:
     """The encoding's choice variables fixed to the uses; None when a use has no variable.
     With `ties`, a tied vote too (kind 2 on the two players, whatever the tie rule; under
     `tie random` the encoding draws one of them)."""
     parts = []
-    chosen = set()
+    chosen: set[str | int] = set()  # "vote", and the id() of each use variable fixed
     ids = game.ids
     for u in uses:
         if u.ability is None:
@@ -347,7 +362,8 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: 
                     parts.append(z3.BoolVal(False, game.ctx))
                 elif u.pick is not None:
                     # (`tie random` always sends the drawn one out: no tie effect is stated)
-                    one = pv.tie_effect.one if pv.tie_effect is not None else z3.BoolVal(True, game.ctx)
+                    tie = pv.tie_effect
+                    one = tie.one if isinstance(tie, TieEffect) else z3.BoolVal(True, game.ctx)
                     parts.append(z3.Implies(one, pv.vote_target == u.pick))
                     if pv.retie is not None:
                         parts.append(z3.Not(pv.retie))
@@ -386,7 +402,8 @@ def fix_choices(game: Game, pv, uses: list[BoundUse], scenario: Scenario, ties: 
     return z3.And(parts) if parts else z3.BoolVal(True, game.ctx)
 
 
-def random_walk(scenario: Scenario, seats, rng: random.Random, phases: int, choose=None):
+def random_walk(scenario: Scenario, seats: tuple[str, ...], rng: random.Random, phases: int,
+                choose: Chooser | None = None) -> list[tuple[State, Phase, list[BoundUse]]]:
     """A random game through the interpreter: the state before each phase, with the phase
     and its choices (`random_choices`, tried until the interpreter finds them legal; a
     random one of the outcomes goes on)."""
@@ -396,7 +413,7 @@ def random_walk(scenario: Scenario, seats, rng: random.Random, phases: int, choo
     state = initial_state(scenario, seats)
     seq = sequence(scenario, state, phases)
     player = Player(scenario)
-    out = []
+    out: list[tuple[State, Phase, list[BoundUse]]] = []
     for phase in seq:
         before = state.clone()
         for _ in range(30):
@@ -462,17 +479,18 @@ class _Trace:
     """While the interpreter plays a phase: which effects it applied and which predicates
     held (by wrapping `Resolver.apply_one` and the evaluator; nothing is changed)."""
 
-    def __enter__(self):
+    def __enter__(self) -> _Trace:
         from .. import ast as A
         from ..evaluate import Evaluator
-        from ..interpreter.resolution import Resolver
+        from ..interpreter.resolution import Resolver, Scratch
 
-        self.seen: set = set()
+        self.seen: set[tuple] = set()
         seen = self.seen
         self._saved = (Resolver.apply_one, Evaluator._call, Evaluator.value)
         apply_one, call, value = self._saved
 
-        def traced_apply(resolver, sc, e, env, source, actor):
+        def traced_apply(resolver: Resolver, sc: Scratch, e: A.AnyEffect, env: dict, source: str,
+                         actor: int | None) -> Any:
             if isinstance(e, A.IfEffect):
                 seen.add(("effect", "if"))
             elif isinstance(e, A.AfterEffect):
@@ -481,7 +499,7 @@ class _Trace:
                 seen.add(("effect", e.verb))
             return apply_one(resolver, sc, e, env, source, actor)
 
-        def traced_call(evaluator, e, env):
+        def traced_call(evaluator: Evaluator, e: A.Call, env: dict) -> Any:
             out = call(evaluator, e, env)
             # A predicate takes part when it holds; `idle` when it counts a phase; `chosen`
             # whenever a legality condition asks it (it forbids a choice by holding).
@@ -490,7 +508,7 @@ class _Trace:
                 seen.add(("pred", e.func.key, args[1] if e.func.key == "targeted" else None))
             return out
 
-        def traced_value(evaluator, e, env):
+        def traced_value(evaluator: Evaluator, e: A.Expr, env: dict) -> Any:
             out = value(evaluator, e, env)
             if type(e) is A.Ref and e.name.key == "round" and e.name.key not in env:
                 seen.add(("round",))
@@ -498,21 +516,23 @@ class _Trace:
                 seen.add(("pred", "blocked", None) if e.attr.key == "blocked" else ("plain",))
             return out
 
-        Resolver.apply_one = traced_apply
-        Evaluator._call = traced_call
-        Evaluator.value = traced_value
+        # Set as attributes: the type checker takes a method assigned on its class for a mistake.
+        setattr(Resolver, "apply_one", traced_apply)
+        setattr(Evaluator, "_call", traced_call)
+        setattr(Evaluator, "value", traced_value)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         from ..evaluate import Evaluator
         from ..interpreter.resolution import Resolver
 
-        Resolver.apply_one, Evaluator._call, Evaluator.value = self._saved
+        for owner, name, saved in zip((Resolver, Evaluator, Evaluator), ("apply_one", "_call", "value"), self._saved):
+            setattr(owner, name, saved)
         return False
 
 
-def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse], results,
-               problems, seen: set) -> frozenset:
+def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse],
+               results: list[tuple[State, Report]], problems: list[Problem], seen: set[tuple]) -> frozenset[str]:
     """The constructs of `CONSTRUCTS` that took part in one phase (see `compare`)."""
     from ..interpreter.legal import pending_for, team_decider, team_of
     from ..vocabulary import is_blocking
@@ -545,7 +565,7 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             out.add("delayed effect falls due")
     for u in uses:
         if u.ability is None:
-            out.add({"player": "vote exit", "none": "vote none"}.get(u.vote, "vote tie"))
+            out.add({"player": "vote exit", "none": "vote none"}.get(u.vote or "", "vote tie"))
             day = scenario.day
             if day is not None and u.vote != "none":
                 if day.quorum is not None:
@@ -590,7 +610,7 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             elif lim.on_self:
                 out.add("limit on self")
             else:
-                out.add("limit per game" if lim.per.key == "game" else "limit per night")
+                out.add("limit per game" if lim.per is not None and lim.per.key == "game" else "limit per night")
         if any((u.ability, u.actor) in rep.blocked_uses for rep in reports):
             out.add({"count": "blocked uses count", "free": "blocked uses do not count",
                      "open": "blocked uses unspecified"}[a.blocked_uses])

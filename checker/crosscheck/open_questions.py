@@ -8,6 +8,9 @@ game that reaches the goal, or a counterexample), replayed through the interpret
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import z3
 
 from ..encode.solver import Limits, check, make_solver
@@ -18,6 +21,14 @@ from ..interpreter.bind import BoundQuery, BoundUse
 from ..interpreter.play import Answer, Player
 from ..model import Scenario
 from .differential import counted_votes, fix_choices
+from .witness import model_of
+
+if TYPE_CHECKING:
+    from ..ast import OpenQuestion, Query
+    from ..encode.induction import Windows
+    from ..evaluate import State
+    from ..interpreter.play import Outcome
+    from ..phases import Phase
 
 DEFAULT_WITHIN = 2
 LIMITS = Limits(timeout=120)  # an open question's, unless the caller gives its own
@@ -35,9 +46,9 @@ class Reuse:
     def __init__(self, scenario: Scenario, limits: Limits):
         self.sc = scenario
         self.limits = limits
-        self.games: dict = {}
-        self.windows: dict = {}
-        self.planned: dict = {}
+        self.games: dict[tuple, _Shared] = {}
+        self.windows: dict[tuple, Windows] = {}
+        self.planned: dict[tuple, int] = {}
 
     def plan(self, bound: BoundQuery) -> None:
         """Say in advance that `bound` will be asked: its game is then built long enough for
@@ -45,8 +56,9 @@ class Reuse:
         key, length = _key(bound), _length(bound)
         self.planned[key] = max(self.planned.get(key, 0), length)
 
-    def solver_for(self, bound: BoundQuery, first: int, length: int):
-        """(game, solver) with the game's first `length` phases in the solver, and only those."""
+    def solver_for(self, bound: BoundQuery, first: int, length: int) -> tuple[Game, z3.Solver, bool]:
+        """(game, solver, shared) with the game's first `length` phases in the solver, and only
+        those; `shared`: the solver is the game's own, which later questions go on feeding."""
         key = _key(bound)
         entry = self.games.get(key)
         if entry is None or len(entry.game.phases) < length:
@@ -66,7 +78,7 @@ class Reuse:
         entry.fed = length
         return game, entry.solver, True
 
-    def _facts(self, bound: BoundQuery, first: int):
+    def _facts(self, bound: BoundQuery, first: int) -> Windows | None:
         """The proved facts' windows, for a game that starts where the composition starts
         (from a state set by hand, a well-formed state's facts need not hold)."""
         from ..evaluate import initial_state
@@ -86,7 +98,8 @@ def _first(bound: BoundQuery) -> int:
 
 
 def _length(bound: BoundQuery) -> int:
-    return len(bound.phases) + 2 * (bound.query.open.within or DEFAULT_WITHIN)
+    question = bound.query.open
+    return len(bound.phases) + 2 * ((question.within if question is not None else None) or DEFAULT_WITHIN)
 
 
 def _key(bound: BoundQuery) -> tuple:
@@ -101,14 +114,14 @@ def _counted(bound: BoundQuery) -> bool:
 
 
 class _Shared:
-    def __init__(self, game: Game, solver, facts):
+    def __init__(self, game: Game, solver: z3.Solver, facts: Windows | None):
         self.game = game
         self.solver = solver
         self.facts = facts
         self.fed = 0  # phases in the solver
 
 
-def _feed(solver, game: Game, windows, start: int, end: int) -> None:
+def _feed(solver: z3.Solver, game: Game, windows: Windows | None, start: int, end: int) -> None:
     """Phases start..end-1 of the game (and what comes before its first phase) into the solver."""
     from ..encode.lemmas import implied
 
@@ -122,6 +135,8 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = LIMITS,
                 reuse: Reuse | None = None) -> Answer:
     q = bound.query
     question = q.open
+    if question is None:
+        raise ValueError(f"query {q.name.text} asks no open question (`can …`, `must …`)")
     within = question.within or DEFAULT_WITHIN
     first, length = _first(bound), _length(bound)
     player = Player(scenario)
@@ -133,16 +148,15 @@ def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = LIMITS,
     if shared:
         solver.push()
     try:
-        return _ask(scenario, bound, game, solver, length, within, player)
+        return _ask(scenario, bound, question, game, solver, length, within, player)
     finally:
         if shared:
             solver.pop()
 
 
-def _ask(scenario: Scenario, bound: BoundQuery, game: Game, solver, length: int, within: int,
-         player: Player) -> Answer:
+def _ask(scenario: Scenario, bound: BoundQuery, question: OpenQuestion, game: Game, solver: z3.Solver,
+         length: int, within: int, player: Player) -> Answer:
     q = bound.query
-    question = q.open
     given = bound.phases
     states = [bound.state]
     for t, (phase, uses) in enumerate(given):
@@ -185,8 +199,9 @@ def _ask(scenario: Scenario, bound: BoundQuery, game: Game, solver, length: int,
         if vacuity and check(solver).status == "unsat":
             detail += f" (vacuously: there is no {games} within {rounds})"
         return _answer(q, verdict, detail, [], game)
-    phases = _choices(bound, game, result.model, length)
-    replayed = _replay(scenario, bound, game, result.model, phases)
+    model = model_of(result)
+    phases = _choices(bound, game, model, length)
+    replayed = _replay(scenario, bound, game, model, phases)
     # The interpreter has the last word: a game the solver found that does not reach the
     # goal (or, for `must`, does not miss it) when played, or whose choices break the
     # assumption, is an encoding bug, never a yes/no.
@@ -200,7 +215,7 @@ def _ask(scenario: Scenario, bound: BoundQuery, game: Game, solver, length: int,
     return _answer(q, verdict, f"{what}, within {rounds}", replayed, game)
 
 
-def _completed(player: Player, states: list, phase, uses: list[BoundUse]) -> list[BoundUse]:
+def _completed(player: Player, states: list[State], phase: Phase, uses: list[BoundUse]) -> list[BoundUse]:
     """The given choices with the acting players the query leaves out filled in, as the
     interpreter fills them from the state the phase starts in. Where the states the game can
     be in disagree on who that is, the player is left for the encoding to find."""
@@ -213,37 +228,51 @@ def _completed(player: Player, states: list, phase, uses: list[BoundUse]) -> lis
             for i, u in enumerate(first)]
 
 
-def _goal(game: Game, question, bound, length: int) -> z3.BoolRef:
+def _goal(game: Game, question: OpenQuestion, bound: BoundQuery, length: int) -> z3.BoolRef:
     """The goal over the game's first `length` phases."""
-    from ..interpreter.bind import Binder
-
     states = game.states[:length + 1]
     if question.goal == "winner":
-        sid = game.ids.sides.index(question.side.key)
+        sid = game.ids.sides.index(_side(question))
         return z3.Or([st["winner"] == sid for st in states[1:]])
     if question.goal == "nobody":
         # A winner, once set, is kept: nobody has won at the end means nobody won at all.
         return states[-1]["winner"] == NONE
-    seat = Binder(game.sc, "<query>").seat(question.player, bound.seats)
+    seat = _seat(game.sc, question, bound)
     if question.goal == "stays":
         return states[-1]["alive"][seat]
     return z3.Not(states[-1]["alive"][seat])
 
 
-def _reached(scenario: Scenario, question, bound: BoundQuery, outcome) -> bool:
+def _reached(scenario: Scenario, question: OpenQuestion, bound: BoundQuery, outcome: Outcome) -> bool:
     """Whether a game the interpreter played meets the goal, read as _goal reads it."""
-    from ..interpreter.bind import Binder
-
     if question.goal == "winner":
-        return any(r.winner == question.side.key for r in outcome.reports)
+        return any(r.winner == _side(question) for r in outcome.reports)
     if question.goal == "nobody":
         return all(r.winner is None for r in outcome.reports)
-    seat = Binder(scenario, "<query>").seat(question.player, bound.seats)
+    seat = _seat(scenario, question, bound)
     alive = outcome.state.alive[seat]
     return alive if question.goal == "stays" else not alive
 
 
-def assumptions(game: Game, question, bound: BoundQuery, first: int, length: int) -> z3.BoolRef:
+def _side(question: OpenQuestion) -> str:
+    """The side of a `winner` goal: the grammar always names one."""
+    if question.side is None:
+        raise ValueError(f"a `{question.goal}` goal names no side")
+    return question.side.key
+
+
+def _seat(scenario: Scenario, question: OpenQuestion, bound: BoundQuery) -> int:
+    """The seat of a `stays`/`leaves` goal's player (the names were checked before the
+    question is asked: query_names.py)."""
+    from ..interpreter.bind import Binder
+
+    seat = Binder(scenario, "<query>").seat(question.player, bound.seats) if question.player is not None else None
+    if seat is None:
+        raise ValueError(f"a `{question.goal}` goal names no seat of the game")
+    return seat
+
+
+def assumptions(game: Game, question: OpenQuestion, bound: BoundQuery, first: int, length: int) -> z3.BoolRef:
     """The question's `assuming { … }` over phases first..length-1 of the game: the phases
     searched after the given ones."""
     from ..interpreter.bind import Binder
@@ -257,14 +286,14 @@ def assumptions(game: Game, question, bound: BoundQuery, first: int, length: int
                     parts.append(pv.vote_kind == 0)
                 continue
             by = binder.seat(a.by, bound.seats) if a.by is not None else None
-            on = [binder.seat(r, bound.seats) for r in a.on]
+            on = [s for s in (binder.seat(r, bound.seats) for r in a.on) if s is not None]  # checked: all
             if a.kind == "no_vote":
                 if pv.vote_kind is not None:  # named alone, or among the tied
                     parts += [z3.Not(z3.Or(z3.And(pv.vote_kind == 1, pv.vote_target == s), tied(pv, s)))
                               for s in on]
                 continue
             for u in pv.uses:
-                if u.ability.key != a.ability.key:
+                if a.ability is None or u.ability.key != a.ability.key:  # `no ABILITY …` names one
                     continue
                 made = [u.used]
                 if by is not None:
@@ -278,7 +307,8 @@ def assumptions(game: Game, question, bound: BoundQuery, first: int, length: int
     return z3.And(parts) if parts else z3.BoolVal(True, game.ctx)
 
 
-def respects(scenario: Scenario, question, bound: BoundQuery, phases: list) -> bool:
+def respects(scenario: Scenario, question: OpenQuestion, bound: BoundQuery,
+             phases: Sequence[tuple[Phase, list[BoundUse]]]) -> bool:
     """Whether the choices of the phases searched (as the interpreter plays them) keep to the
     question's `assuming { … }`: read from the choices, as `assumptions` states it."""
     from ..interpreter.bind import Binder
@@ -297,20 +327,21 @@ def respects(scenario: Scenario, question, bound: BoundQuery, phases: list) -> b
                        for u in uses):
                     return False
                 continue
-            if any(u.ability == a.ability.key and (by is None or u.actor == by)
+            if a.ability is not None and any(u.ability == a.ability.key and (by is None or u.actor == by)
                    and (not on or on & set(u.targets)) for u in uses):
                 return False
     return True
 
 
-def _choices(bound: BoundQuery, game: Game, model, length: int | None = None) -> list:
+def _choices(bound: BoundQuery, game: Game, model: z3.ModelRef,
+             length: int | None = None) -> list[tuple[Phase, list[BoundUse]]]:
     """The phases of the solver's game with their choices: the given ones, then the model's."""
-    phases = []
+    phases: list[tuple[Phase, list[BoundUse]]] = []
     for t, pv in enumerate(game.vars[:length]):
         if t < len(bound.phases):
             phases.append(bound.phases[t])
             continue
-        uses = []
+        uses: list[BoundUse] = []
         for u in pv.uses:
             if not z3.is_true(model.eval(u.used, model_completion=True)):
                 continue
@@ -339,7 +370,8 @@ def _choices(bound: BoundQuery, game: Game, model, length: int | None = None) ->
     return phases
 
 
-def _replay(scenario, bound: BoundQuery, game: Game, model, phases: list) -> list:
+def _replay(scenario: Scenario, bound: BoundQuery, game: Game, model: z3.ModelRef,
+            phases: list[tuple[Phase, list[BoundUse]]]) -> list[Outcome]:
     replay = BoundQuery(bound.query, bound.state, bound.seats, phases)
     outcomes = Player(scenario).answer(replay).outcomes
     # A drawn tie (`tie random`) has an outcome per tied player: the solver's game is the
@@ -349,7 +381,7 @@ def _replay(scenario, bound: BoundQuery, game: Game, model, phases: list) -> lis
     return [o for o in outcomes if list(o.state.alive) == alive][:1] or outcomes[:1]
 
 
-def _answer(q, verdict: str, detail: str, outcomes, game) -> Answer:
+def _answer(q: Query, verdict: str, detail: str, outcomes: Sequence[Outcome], game: Game | None) -> Answer:
     answer = Answer(q.name.text, q.label, verdict, list(outcomes), [], [])
     answer.detail = detail
     return answer

@@ -7,7 +7,9 @@ evidence.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -19,11 +21,18 @@ from ..moderator_log import Names, phase_lines
 from ..query_text import load_queries
 from ..text import quote
 
+if TYPE_CHECKING:
+    from ..encode.phase_vars import PhaseVars
+    from ..encode.solver import Result
+    from ..encode.unroll import Prefix
+    from ..interpreter.resolution import Report
+    from ..phases import Phase
+
 
 @dataclass
 class Witness:
     script: str  # a query, in the query language
-    phases: list  # [(phase, [choice text])]
+    phases: list[tuple[Phase, list[str]]]  # [(phase, [choice text])]
     answer: Answer | None = None
 
     def to_json(self) -> dict:
@@ -33,21 +42,29 @@ class Witness:
         }
 
 
-def _val(model: z3.ModelRef, term) -> int:
+def model_of(result: Result) -> z3.ModelRef:
+    """The model of a question the solver answered "sat" (no other answer has one)."""
+    if result.model is None:
+        raise ValueError(f"the solver's answer ({result.status}) has no model")
+    return result.model
+
+
+def _val(model: z3.ModelRef, term: z3.ExprRef | int) -> int:
+    """A term's value in the model: a Z3 expression, or a value the encoding fixed."""
     if isinstance(term, int):
         return term
     return model.eval(term, model_completion=True).as_long()
 
 
-def _true(model: z3.ModelRef, term) -> bool:
+def _true(model: z3.ModelRef, term: z3.ExprRef) -> bool:
     return z3.is_true(model.eval(term, model_completion=True))
 
 
-def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str = "witness",
+def extract(game: Game | Prefix, model: z3.ModelRef, upto: int | None = None, name: str = "witness",
             label: str = "") -> Witness:
     """The choices of the model's game, phase by phase (up to phase `upto`, inclusive)."""
     ids = game.ids
-    phases = []
+    phases: list[tuple[Phase, list[str]]] = []
     last = len(game.vars) - 1 if upto is None else upto
     for t, pv in enumerate(game.vars[: last + 1]):
         choices = []
@@ -76,8 +93,8 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
             if kind == 1:
                 choices.append(f"vote @{_val(model, pv.vote_target) + 1}")
             elif kind == 2:
-                a, b = (_val(model, x) for x in pv.tie)
-                choices.append(f"vote tie @{a + 1}, @{b + 1}" + _tie_pick(game, model, pv))
+                one, other = (_val(model, x) for x in pv.tie)
+                choices.append(f"vote tie @{one + 1}, @{other + 1}" + _tie_pick(game, model, pv))
         if not choices and pv.phase.is_day and pv.vote_kind is not None and \
                 _val(model, game.states[t]["winner"]) == NONE:
             choices.append("vote none")
@@ -85,7 +102,7 @@ def extract(game: Game, model: z3.ModelRef, upto: int | None = None, name: str =
     return Witness(_script(game, phases, name, label), phases)
 
 
-def _tie_pick(game: Game, model: z3.ModelRef, pv) -> str:
+def _tie_pick(game: Game | Prefix, model: z3.ModelRef, pv: PhaseVars) -> str:
     """How the tie came out, where a player's choice or a second vote decides it."""
     rule = game.sc.day.tie_rule if game.sc.day is not None else None
     if rule is None or rule.kind not in ("chosen", "revote"):
@@ -96,7 +113,7 @@ def _tie_pick(game: Game, model: z3.ModelRef, pv) -> str:
     return f" then @{x + 1}" if x != NONE else ""
 
 
-def _script(game: Game, phases, name: str, label: str) -> str:
+def _script(game: Game | Prefix, phases: list[tuple[Phase, list[str]]], name: str, label: str) -> str:
     lines = [f"query {name} {quote(label)} {{", f"  composition {composition_ref(game.sc, game.seats)}"]
     for phase, choices in phases:
         head = phase.kind + (f" {phase.number}" if phase.kind in ("day", "night") else "")
@@ -114,7 +131,7 @@ def composition_ref(scenario: Scenario, seats: tuple[str, ...]) -> str:
     return str(len(seats))
 
 
-def replay(game: Game, witness: Witness) -> Answer:
+def replay(game: Game | Prefix, witness: Witness) -> Answer:
     """Play the witness through the interpreter."""
     source, (query,) = load_queries(witness.script)
     bound = Binder(game.sc, source.path).bind(query)
@@ -122,14 +139,14 @@ def replay(game: Game, witness: Witness) -> Answer:
     return witness.answer
 
 
-def evidence(w: Witness, scenario: Scenario | None = None, seats=None) -> dict:
+def evidence(w: Witness, scenario: Scenario | None = None, seats: tuple[str, ...] | None = None) -> dict:
     """A finding's witness as data: the script, the choices per phase, and the moderator's log
     of its replay through the interpreter (first outcome), in the scenario's own names."""
     data = w.to_json()
     if w.answer is not None:
         data["replay"] = {"verdict": w.answer.verdict,
                           "winners": [o.winner for o in w.answer.outcomes]}
-        if scenario is not None and w.answer.outcomes:
+        if scenario is not None and seats is not None and w.answer.outcomes:
             names = Names(scenario, seats)
             log = []
             choices = {str(p): c for p, c in w.phases}
@@ -142,7 +159,8 @@ def evidence(w: Witness, scenario: Scenario | None = None, seats=None) -> dict:
     return data
 
 
-def last_phase_outcomes(scenario: Scenario, seats, outcomes: list[Outcome], heading) -> list[list[str]]:
+def last_phase_outcomes(scenario: Scenario, seats: tuple[str, ...], outcomes: Sequence[Outcome],
+                        heading: Callable[[int, Names, Report], list[str]]) -> list[list[str]]:
     """The last phase of each outcome as the moderator's log, headed by `heading(i, names,
     report)`: for a finding about how the outcomes of one phase differ."""
     names = Names(scenario, seats)

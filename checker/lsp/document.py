@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import lru_cache
 
@@ -22,7 +23,7 @@ from ..errors import Diagnostic, SpecError
 from ..loader import decode_source
 from ..model import Scenario
 from ..parser import DECLARATION_KEYWORDS, _diagnostic, grammar_text, lark_parser
-from ..resolve import Resolver
+from ..resolve import Resolver, Symbol
 from ..source import SourceFile, Span
 
 QUERY_SUFFIX = ".query"
@@ -101,7 +102,7 @@ def _mask(text: str, blank: str, begin: int, end: int) -> str:
     return blank[:begin] + text[begin:end]
 
 
-def _starts(text: str, keywords) -> list[int]:
+def _starts(text: str, keywords: Collection[str]) -> list[int]:
     """Offsets of lines that start (at column 1) with a top-level keyword."""
     out = []
     for m in re.finditer(r"(?m)^([^\W\d]\w*)\b", text):
@@ -130,7 +131,8 @@ def parse_tolerant(source: SourceFile, start: str) -> tuple[list, list[Diagnosti
     if not offsets or offsets[0] > 0 and text[: offsets[0]].strip() and not _only_comments(text[: offsets[0]]):
         offsets = [0] + offsets
     offsets.append(len(text))
-    decls, diagnostics = [], []
+    decls: list = []
+    diagnostics: list[Diagnostic] = []
     piece_rule = "queries" if start == "queries" else "start"
     blank = re.sub(r"[^\n]", " ", text)
     for begin, end in zip(offsets, offsets[1:]):
@@ -164,18 +166,18 @@ def _only_comments(text: str) -> bool:
 class _RecordingResolver(Resolver):
     """The resolver, remembering which declared thing each looked-up name turned out to be."""
 
-    def __init__(self, spec):
+    def __init__(self, spec: ast.Spec):
         super().__init__(spec)
         self.found: dict[Span, tuple[str, str]] = {}
 
-    def lookup(self, name, spaces, what):
+    def lookup(self, name: ast.Name, spaces: tuple[str, ...], what: str) -> Symbol | None:
         sym = super().lookup(name, spaces, what)
         if sym is not None and name.span is not None:
             self.found[name.span] = (sym.space, sym.key)
         return sym
 
 
-def _resolve(decls, path):
+def _resolve(decls: Sequence, path: str) -> tuple[Scenario | None, list[Diagnostic], dict[Span, tuple[str, str]]]:
     spec = ast.Spec(path, tuple(decls))
     resolver = _RecordingResolver(spec)
     try:
@@ -195,8 +197,8 @@ _DECL_SPACES = {ast.SideDecl: "side", ast.RoleDecl: "role", ast.TeamDecl: "team"
                 ast.MemoryDecl: "memory", ast.ScenarioDecl: "scenario", ast.Query: "query"}
 
 
-def definitions_of(decls) -> list[Definition]:
-    out = []
+def definitions_of(decls: Iterable) -> list[Definition]:
+    out: list[Definition] = []
     for d in decls:
         space = _DECL_SPACES.get(type(d))
         if space is None:
@@ -212,7 +214,8 @@ def definitions_of(decls) -> list[Definition]:
     return out
 
 
-def _names(value, scope: dict, out: list, owner=None):
+def _names(value: object, scope: dict[str, Definition], out: list[tuple[ast.Name, Definition | None, object]],
+           owner: object = None) -> None:
     """Every Name under an AST value, with the local variables in scope where it is written:
     yields (name, local definition or None, owner)."""
     if isinstance(value, ast.Name):
@@ -283,16 +286,16 @@ BUILTINS = {
 }
 
 
-def _index(doc: Document, decls, found: dict, spec_defs: list[Definition]) -> None:
+def _index(doc: Document, decls: Sequence, found: dict[Span, tuple[str, str]], spec_defs: list[Definition]) -> None:
     own = definitions_of(decls)
     doc.definitions = own
     pool = own + spec_defs
     by_key: dict[str, list[Definition]] = {}
     for d in pool:
         by_key.setdefault(d.key, []).append(d)
-    collected: list = []
+    collected: list[tuple[ast.Name, Definition | None, object]] = []
     _names(list(decls), {}, collected)
-    seen: set = set()
+    seen: set[Span] = set()
     for name, local, owner in collected:
         if name.span is None or name.span in seen:
             continue
@@ -322,7 +325,7 @@ def _index(doc: Document, decls, found: dict, spec_defs: list[Definition]) -> No
 
 # ------------------------------------------------------------------ the whole analysis
 
-def analyse(text: str, path: str, spec_loader=None) -> Document:
+def analyse(text: str, path: str, spec_loader: Callable[[str], Document | None] | None = None) -> Document:
     """Everything the editor shows for one document. `spec_loader(path)` returns the Document
     of the spec a query file is read against (None: look for it next to the file)."""
     is_query = path.endswith(QUERY_SUFFIX)
@@ -362,7 +365,9 @@ def setup_problems(scenario: Scenario) -> list[Problem]:
             for f in found]
 
 
-def finding_problem(code, severity, message, span, related=(), rules=(), witness=None) -> Problem:
+def finding_problem(code: str, severity: str, message: str, span: Span | None,
+                    related: Iterable[tuple[str, Span | None]] = (), rules: Sequence[str] = (),
+                    witness: dict | None = None) -> Problem:
     from ..report.text import witness_lines
 
     text = message + (f" [{', '.join(rules)}]" if rules else "")
@@ -413,7 +418,8 @@ def load_spec_document(path: str) -> Document | None:
         return None
 
 
-def _analyse_queries(doc, source, queries, syntax, spec_loader) -> None:
+def _analyse_queries(doc: Document, source: SourceFile, queries: list, syntax: list[Diagnostic],
+                     spec_loader: Callable[[str], Document | None] | None) -> None:
     spec_path = spec_for_query(doc.path)
     spec_doc = None
     if spec_path:
@@ -439,7 +445,7 @@ def _analyse_queries(doc, source, queries, syntax, spec_loader) -> None:
 
 # ------------------------------------------------------------------ hovers and completions
 
-def _cites(cites) -> list[str]:
+def _cites(cites: Iterable[ast.RuleRef] | None) -> list[str]:
     return list(dict.fromkeys(r.id for r in cites or ()))
 
 
@@ -483,7 +489,7 @@ def hover_text(doc: Document, target: Definition) -> str:
         if akas:
             lines.append("aka " + ", ".join(_md(a) for a in akas))
         role = scenario.role_by_key.get(target.key) if scenario else None
-        if role is not None:
+        if scenario is not None and role is not None:
             if role.side:
                 lines.append(f"side: {_side_name(scenario, role.side)}")
             elif role.side_choices:
@@ -521,7 +527,8 @@ def hover_text(doc: Document, target: Definition) -> str:
         if body:
             shown = body if len(body) < 600 else body[:600] + "…"
             lines.append("```mafia\n" + shown.replace("```", "'''") + "\n```")
-    elif target.space in ("option", "variant", "counter") and node is not None:
+    elif target.space in ("option", "variant", "counter") and isinstance(
+            node, (ast.SettingDecl, ast.ItemDecl, ast.RoleDecl)):  # what declares them (definitions_of)
         lines.append(f"of {_DECL_SPACES.get(type(node), '')} `{node.name.text}`")
     cites = _all_cites(node) if node is not None and target.space != "variable" else []
     if cites:
@@ -534,10 +541,10 @@ def _side_name(scenario: Scenario, key: str) -> str:
     return f"`{key}`" + (f" ({_md(side.label)})" if side and side.label else "")
 
 
-def _all_cites(node) -> list[str]:
+def _all_cites(node: object) -> list[str]:
     out: list[str] = []
 
-    def walk(v):
+    def walk(v: object) -> None:
         if isinstance(v, ast.RuleRef):
             out.append(v.id)
         elif isinstance(v, (tuple, list)):
@@ -622,7 +629,7 @@ def declaration_at(doc: Document, span: Span | None) -> str | None:
 
 
 def quick_fixes(doc: Document, code: str | None, span: Span | None,
-                related: list[Span | None]) -> list[tuple[str, str]]:
+                related: Sequence[Span | None]) -> list[tuple[str, str]]:
     """(title, line to add at the end of the spec) for a finding with an obvious fix: an
     order for two unordered steps (MC207), or an acknowledgement naming its declarations."""
     if doc.is_query or not code or not code.startswith("MC2") or code == "MC200":

@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
@@ -22,6 +23,10 @@ from .. import __version__
 from ..errors import SpecError
 from . import document as D
 from .positions import Lines
+
+if TYPE_CHECKING:
+    from .. import ast
+    from ..source import Span
 
 SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
             "info": types.DiagnosticSeverity.Information}
@@ -55,10 +60,10 @@ def path_to_uri(path: str) -> str:
 
 
 class MafiaServer(LanguageServer):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("mafiacheck", __version__)
         self.docs: dict[str, D.Document] = {}
-        self.solver: dict[str, list] = {}  # uri -> solver-found Problems from the last save
+        self.solver: dict[str, list[D.Problem]] = {}  # uri -> solver-found Problems from the last save
         self.runs: dict[str, "asyncio.subprocess.Process"] = {}
         self.tokens: dict[str, str] = {}  # progress token -> uri
         self.generation: dict[str, int] = {}  # uri -> bumped by every change and cancel
@@ -87,7 +92,7 @@ class MafiaServer(LanguageServer):
             return
         self.pending.add(uri)
 
-        async def later():
+        async def later() -> None:
             await asyncio.sleep(0.005)
             if uri in self.pending and uri in self.workspace.text_documents:
                 self.refresh(uri)
@@ -112,7 +117,7 @@ class MafiaServer(LanguageServer):
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
 
-    def _diagnostic(self, uri, lines: Lines, p: D.Problem) -> types.Diagnostic:
+    def _diagnostic(self, uri: str, lines: Lines, p: D.Problem) -> types.Diagnostic:
         related = [types.DiagnosticRelatedInformation(
             location=types.Location(uri=uri, range=_range(lines, span)), message=message)
             for message, span in p.related if span is not None]
@@ -165,7 +170,7 @@ class MafiaServer(LanguageServer):
             report = json.loads(out.decode("utf-8"))
         except ValueError:
             return
-        problems = []
+        problems: list[D.Problem] = []
         for f in (report.get("files") or [{}])[0].get("findings", []):
             span = _span(path, f.get("span"))
             related = [(r["message"], _span(path, r.get("span"))) for r in f.get("related", [])]
@@ -190,14 +195,14 @@ class MafiaServer(LanguageServer):
         return False
 
 
-def _span(path, data):
+def _span(path: str, data: dict | None) -> Span | None:
     from ..source import Span
     if not data:
         return None
     return Span(path, data["line"], data["column"], data["end_line"], data["end_column"])
 
 
-def _range(lines: Lines, span) -> types.Range:
+def _range(lines: Lines, span: Span | None) -> types.Range:
     (l1, c1), (l2, c2) = lines.range(span)
     return types.Range(start=types.Position(line=l1, character=c1),
                        end=types.Position(line=l2, character=c2))
@@ -238,19 +243,19 @@ def _doc(ls: MafiaServer, uri: str) -> D.Document:
     return ls.docs[uri]
 
 
-def _under(ls: MafiaServer, uri: str, position: types.Position):
+def _under(ls: MafiaServer, uri: str, position: types.Position) -> tuple[D.Document, D.Occurrence | None]:
     doc = _doc(ls, uri)
     line, column = self_lines(ls, doc.text).ours(position.line, position.character)
     return doc, doc.at(line, column)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: MafiaServer, params: types.DidOpenTextDocumentParams):
+def did_open(ls: MafiaServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.refresh(params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: MafiaServer, params: types.DidChangeTextDocumentParams):
+def did_change(ls: MafiaServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.cancel_solver(uri)  # its findings are about a text that is gone
     ls.solver.pop(uri, None)
@@ -258,14 +263,14 @@ def did_change(ls: MafiaServer, params: types.DidChangeTextDocumentParams):
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-async def did_save(ls: MafiaServer, params: types.DidSaveTextDocumentParams):
+async def did_save(ls: MafiaServer, params: types.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.refresh(uri)
     await ls.run_solver(uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-def did_close(ls: MafiaServer, params: types.DidCloseTextDocumentParams):
+def did_close(ls: MafiaServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.cancel_solver(uri)
     ls.docs.pop(uri, None)
@@ -274,26 +279,26 @@ def did_close(ls: MafiaServer, params: types.DidCloseTextDocumentParams):
 
 
 @server.feature(types.SHUTDOWN)
-def shutdown(ls: MafiaServer, params=None):
+def shutdown(ls: MafiaServer, params: None = None) -> None:
     for uri in list(ls.runs):
         ls.cancel_solver(uri)  # no solver run outlives the editor
 
 
 @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
-def progress_cancel(ls: MafiaServer, params: types.WorkDoneProgressCancelParams):
+def progress_cancel(ls: MafiaServer, params: types.WorkDoneProgressCancelParams) -> None:
     uri = ls.tokens.get(str(params.token))
     if uri is not None:
         ls.cancel_solver(uri)
 
 
-def _cite_under(ls: MafiaServer, uri: str, position: types.Position):
+def _cite_under(ls: MafiaServer, uri: str, position: types.Position) -> tuple[D.Document, ast.RuleRef | None]:
     doc = _doc(ls, uri)
     line, column = self_lines(ls, doc.text).ours(position.line, position.character)
     return doc, D.cite_at(doc, line, column)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def hover(ls: MafiaServer, params: types.HoverParams):
+def hover(ls: MafiaServer, params: types.HoverParams) -> types.Hover | None:
     doc, occ = _under(ls, params.text_document.uri, params.position)
     if occ is None:
         doc, ref = _cite_under(ls, params.text_document.uri, params.position)
@@ -308,7 +313,7 @@ def hover(ls: MafiaServer, params: types.HoverParams):
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-def definition(ls: MafiaServer, params: types.DefinitionParams):
+def definition(ls: MafiaServer, params: types.DefinitionParams) -> list[types.Location] | None:
     doc, occ = _under(ls, params.text_document.uri, params.position)
     if occ is None:
         # A rule id leads to the rulebook digest's line that states the rule.
@@ -323,11 +328,11 @@ def definition(ls: MafiaServer, params: types.DefinitionParams):
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-def references(ls: MafiaServer, params: types.ReferenceParams):
+def references(ls: MafiaServer, params: types.ReferenceParams) -> list[types.Location] | None:
     doc, occ = _under(ls, params.text_document.uri, params.position)
     if occ is None:
         return None
-    out = []
+    out: list[types.Location] = []
     for t in occ.targets:
         refs = doc.references(t)
         if not params.context.include_declaration:
@@ -338,7 +343,7 @@ def references(ls: MafiaServer, params: types.ReferenceParams):
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-def document_symbols(ls: MafiaServer, params: types.DocumentSymbolParams):
+def document_symbols(ls: MafiaServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
     doc = _doc(ls, params.text_document.uri)
     lines = self_lines(ls, doc.text)
     return [types.DocumentSymbol(name=name, detail=label or space,
@@ -349,7 +354,7 @@ def document_symbols(ls: MafiaServer, params: types.DocumentSymbolParams):
 
 @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                 types.CompletionOptions(trigger_characters=["@", "."]))
-def completion(ls: MafiaServer, params: types.CompletionParams):
+def completion(ls: MafiaServer, params: types.CompletionParams) -> types.CompletionList:
     doc = _doc(ls, params.text_document.uri)
     items = [types.CompletionItem(label=label, kind=COMPLETION_KIND.get(kind),
                                   detail=f"{kind}" + (f" — {detail}" if detail else ""))
@@ -359,12 +364,12 @@ def completion(ls: MafiaServer, params: types.CompletionParams):
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
-def code_actions(ls: MafiaServer, params: types.CodeActionParams):
+def code_actions(ls: MafiaServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
     doc = _doc(ls, uri)
     lines = self_lines(ls, doc.text)
 
-    def span(r: types.Range):
+    def span(r: types.Range) -> Span:
         from ..source import Span
         (l1, c1), (l2, c2) = lines.ours(r.start.line, r.start.character), lines.ours(r.end.line, r.end.character)
         return Span(doc.path, l1, c1, l2, c2)
@@ -372,7 +377,7 @@ def code_actions(ls: MafiaServer, params: types.CodeActionParams):
     end_line, end_char = lines.end()
     prefix = "" if doc.text.endswith("\n") or not doc.text else "\n"
     at = types.Position(line=end_line, character=end_char)
-    out = []
+    out: list[types.CodeAction] = []
     for diag in params.context.diagnostics:
         related = [span(r.location.range) for r in diag.related_information or ()
                    if r.location.uri == uri]
@@ -386,7 +391,7 @@ def code_actions(ls: MafiaServer, params: types.CodeActionParams):
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
-def formatting(ls: MafiaServer, params: types.DocumentFormattingParams):
+def formatting(ls: MafiaServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
     from ..fmt import FormatInvariantError, format_text
 
     uri = params.text_document.uri

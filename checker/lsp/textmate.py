@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 
 from ..parser import DECLARATION_KEYWORDS, grammar_text
 
@@ -34,7 +35,7 @@ def keywords() -> list[str]:
     return sorted(set(re.findall(r'"([^\W\d]\w*)"', grammar_text())))
 
 
-def _words(words) -> str:
+def _words(words: Iterable[str]) -> str:
     # A word stands alone when no letter, digit, `_` or ZWNJ touches it (names are Unicode).
     return r"(?<![\w\x{200C}])(?:" + "|".join(sorted(words, key=lambda w: (-len(w), w))) + r")(?![\w\x{200C}])"
 

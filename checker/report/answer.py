@@ -4,6 +4,7 @@ role names."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from ..interpreter.play import Answer
 from ..moderator_log import Names, phase_lines, report_json
@@ -61,8 +62,9 @@ def answer_json(answer: Answer, names: Names) -> dict:
     }
 
 
-def render_json(answers: list[tuple[Answer, Names]], failures=(), gaps=()) -> str:
-    data = {"version": 1, "answers": [answer_json(a, n) for a, n in answers]}
+def render_json(answers: list[tuple[Answer, Names]], failures: Iterable[str] = (),
+                gaps: Iterable[str] = ()) -> str:
+    data: dict = {"version": 1, "answers": [answer_json(a, n) for a, n in answers]}
     if failures:
         data["expectations_failed"] = list(failures)
     if gaps:

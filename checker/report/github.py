@@ -33,7 +33,7 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(name: str, message: str, **props) -> str:
+def command(name: str, message: str, **props: object) -> str:
     shown = ",".join(f"{k}={escape_property(str(v))}" for k, v in props.items() if v is not None)
     return f"::{name}{' ' + shown if shown else ''}::{escape_data(message)}"
 

@@ -20,6 +20,7 @@ def to_json(results: list[FileResult]) -> dict:
             entry["findings"] = []
         else:
             sc = r.scenario
+            assert sc is not None  # a spec with no diagnostics was resolved
             entry["scenario"] = sc.text
             entry["label"] = sc.label
             entry["source"] = sc.source

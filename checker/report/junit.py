@@ -30,7 +30,7 @@ def render(results: list[FileResult]) -> str:
         suite = _suite(r)
         root.append(suite)
         for key in totals:
-            totals[key] += int(suite.get(key))
+            totals[key] += int(suite.get(key, "0"))
     for key, value in totals.items():
         root.set(key, str(value))
     ET.indent(root, space="  ")
@@ -98,12 +98,11 @@ def _testcase(suite: ET.Element, path: str, kind: str, findings: list[Finding]) 
         _child(case, "failure", _texts(path, failed), message=_summary(failed, "error"),
                type=",".join(dict.fromkeys(f.code for f in failed)))
     rest = [f for f in gating if f not in failed and f not in undecided]
-    suppressed = [f for f in findings if not f.gating]
+    suppressed = [(f, f.suppression) for f in findings if f.suppression is not None]
     out = []
     if rest:
         out.append(_texts(path, rest))
-    for f in suppressed:
-        s = f.suppression
+    for f, s in suppressed:
         how = "acknowledged" if s.kind == "acknowledged" else "baselined"
         out.append(f"suppressed ({how}: {s.reason}):\n" + "\n".join(finding_lines(path, f)))
     if out:
@@ -122,7 +121,7 @@ def _texts(path: str, findings: list[Finding]) -> str:
     return "\n\n".join("\n".join(finding_lines(path, f)) for f in findings)
 
 
-def _child(parent: ET.Element, tag: str, text: str, **attrs) -> None:
+def _child(parent: ET.Element, tag: str, text: str, **attrs: str) -> None:
     child = ET.SubElement(parent, tag, attrs)
     child.text = _clean(text)
 

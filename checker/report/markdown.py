@@ -63,7 +63,7 @@ def render(results: list[FileResult], show_suppressed: bool = True) -> str:
         counts: dict[str, int] = {}
         for f in r.findings:
             # Notes (how far a search went) are not findings of their kind: own column.
-            column = (f.suppression.kind if not f.gating
+            column = (f.suppression.kind if f.suppression is not None
                       else "notes" if f.severity == "info" else f.kind)
             counts[column] = counts.get(column, 0) + 1
         table.append((r.path, counts))
@@ -80,6 +80,7 @@ def render(results: list[FileResult], show_suppressed: bool = True) -> str:
             out += [f"- rejected: {d.message}" for d in r.diagnostics] + [""]
             continue
         sc = r.scenario
+        assert sc is not None  # a spec with no diagnostics was resolved
         out.append(f"{sc.label or sc.text} — rulebook `{sc.source}`, rule ids `{sc.prefix}-…`.")
         out.append("")
         if sc.assumptions:

@@ -101,7 +101,7 @@ def _result(r: FileResult, f: Finding, index: dict[str, int]) -> dict:
         out["partialFingerprints"] = {FINGERPRINT: f.id}
     if f.suppression is not None:
         s = f.suppression
-        entry = {"kind": SUPPRESSION_KINDS.get(s.kind, "external"), "status": "accepted",
+        entry: dict = {"kind": SUPPRESSION_KINDS.get(s.kind, "external"), "status": "accepted",
                  "justification": s.reason}
         if s.span is not None:
             entry["location"] = _location(s.span, r.path)

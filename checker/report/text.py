@@ -83,6 +83,7 @@ def render(results: list[FileResult], show_suppressed: bool = False) -> str:
             lines.append("")
             continue
         sc = r.scenario
+        assert sc is not None  # a spec with no diagnostics was resolved
         title = f"{r.path}: {sc.text}"
         if sc.label:
             title += f" «{sc.label}»"

@@ -29,6 +29,11 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from ..model import Ability
 
 MAX_BODY = 64 * 1024  # bytes of a request body
 MAX_QUERY = 16 * 1024  # characters of a question
@@ -51,11 +56,12 @@ def describe(path: str) -> dict:
     from ..pipeline import check_file
 
     result = check_file(path, ())
-    entry = {"path": os.path.basename(path)}
+    entry: dict[str, object] = {"path": os.path.basename(path)}
     if result.diagnostics:
         entry["errors"] = [d.to_json() for d in result.diagnostics]
         return entry
     sc = result.scenario
+    assert sc is not None  # a spec with no diagnostics was resolved
     role = sc.role_by_key
     entry.update({
         "scenario": sc.text, "label": sc.label, "language": sc.language,
@@ -81,9 +87,11 @@ def describe(path: str) -> dict:
     return entry
 
 
-def _ability(a) -> dict:
+def _ability(a: Ability) -> dict:
     count = a.target_count
-    targets = count.value if count is not None and type(count).__name__ == "Num" else (0 if count is None else 1)
+    from ..ast import Num  # the model (and the AST) only once a spec is described
+
+    targets = count.value if isinstance(count, Num) else (0 if count is None else 1)
     return {"key": a.key, "name": a.display,
             "phases": sorted({p.phase.key for p in a.phases}),
             "by": None if a.actor is None else {"kind": a.actor.kind,
@@ -113,17 +121,17 @@ class Catalog:
 # ------------------------------------------------------------------ the workers
 
 class Worker:
-    def __init__(self):
+    def __init__(self) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from mafiacheck.serve.worker import main; main()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, encoding="utf-8", bufsize=1)
         self.ready = False
-        self.lines: queue.Queue = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
-    def _read(self):
-        for line in self.proc.stdout:
+    def _read(self) -> None:
+        for line in self.proc.stdout or ():  # a pipe (Popen(stdout=PIPE))
             self.lines.put(line)
         self.lines.put(None)
 
@@ -137,7 +145,7 @@ class Worker:
         if line is not None and json.loads(line).get("ready"):
             self.ready = True
 
-    def kill(self):
+    def kill(self) -> None:
         try:
             self.proc.kill()
         except OSError:
@@ -150,9 +158,9 @@ class Pool:
 
     def __init__(self, size: int, timeout: float):
         self.timeout = timeout
-        self.idle: queue.Queue = queue.Queue()
+        self.idle: queue.Queue[Worker] = queue.Queue()
         self.jobs: dict[str, Worker] = {}
-        self.cancelled: set = set()
+        self.cancelled: set[str] = set()
         self.lock = threading.Lock()
         self.workers: list[Worker] = []  # every worker started, to stop them all at the end
         started = [self._new() for _ in range(size)]
@@ -178,9 +186,11 @@ class Pool:
                     self.jobs.pop(job, None)
                     self.cancelled.discard(job)
 
-    def _ask(self, worker, spec, query, job):
+    def _ask(self, worker: Worker, spec: str, query: str, job: str | None) -> tuple[int, bytes]:
         deadline = time.monotonic() + self.timeout
         try:
+            if worker.proc.stdin is None:  # never: a pipe (Popen(stdin=PIPE))
+                raise OSError("the worker has no input")
             worker.proc.stdin.write(json.dumps({"spec": spec, "query": query}) + "\n")
             worker.proc.stdin.flush()
         except OSError:
@@ -210,7 +220,7 @@ class Pool:
             self.workers = [w for w in self.workers if w.proc.poll() is None] + [worker]
         return worker
 
-    def _replace(self, worker, status, message):
+    def _replace(self, worker: Worker, status: HTTPStatus, message: str) -> tuple[int, bytes]:
         worker.kill()
         self.idle.put(self._new())
         return _error(status, message)
@@ -222,14 +232,14 @@ class Pool:
                 return True
         return False
 
-    def close(self):
+    def close(self) -> None:
         with self.lock:
             workers = list(self.workers)
         for w in workers:
             w.kill()
 
 
-def _error(status, message, **extra) -> tuple[int, bytes]:
+def _error(status: HTTPStatus, message: str, **extra: object) -> tuple[int, bytes]:
     return int(status), json.dumps({"error": message, **extra}, ensure_ascii=False).encode("utf-8")
 
 
@@ -241,13 +251,13 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     catalog: Catalog
     pool: Pool
-    allowed_hosts: set | None  # None: any Host (not served on loopback)
+    allowed_hosts: set[str] | None  # None: any Host (not served on loopback)
 
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
         if os.environ.get("MAFIACHECK_SERVE_LOG"):
             super().log_message(format, *args)
 
-    def _send(self, status: int, body: bytes, ctype="application/json; charset=utf-8"):
+    def _send(self, status: int, body: bytes, ctype: str = "application/json; charset=utf-8") -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -268,7 +278,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send(*_error(HTTPStatus.MISDIRECTED_REQUEST, f"unexpected Host header {host!r}"))
         return False
 
-    def do_GET(self):  # noqa: N802 - the base class's name
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
         if not self._host_ok():
             return
         path = self.path.split("?", 1)[0]
@@ -280,11 +290,11 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(200, self.catalog.json())
         self._send(*_error(HTTPStatus.NOT_FOUND, "no such page"))
 
-    def _static(self, name):
-        body = resources.files("mafiacheck.serve").joinpath("static", name).read_bytes()
+    def _static(self, name: str) -> None:
+        body = resources.files("mafiacheck.serve").joinpath("static").joinpath(name).read_bytes()
         self._send(200, body, STATIC[name])
 
-    def do_POST(self):  # noqa: N802
+    def do_POST(self) -> None:  # noqa: N802
         if not self._host_ok():
             return
         path = self.path.split("?", 1)[0]
@@ -340,11 +350,17 @@ class Handler(BaseHTTPRequestHandler):
         return data
 
 
+class Server(ThreadingHTTPServer):
+    """The HTTP server, and the pool of workers that answer its questions (closed with it)."""
+
+    pool: Pool
+
+
 def make_server(paths: list[str], host: str = "127.0.0.1", port: int = 8765,
-                timeout: float = DEFAULT_TIMEOUT, workers: int = 2) -> ThreadingHTTPServer:
+                timeout: float = DEFAULT_TIMEOUT, workers: int = 2) -> Server:
     catalog = Catalog(paths)
     pool = Pool(workers, timeout)
-    httpd = ThreadingHTTPServer((host, port), Handler)
+    httpd = Server((host, port), Handler)
     httpd.daemon_threads = True
     real_port = httpd.server_address[1]
     allowed = None
@@ -358,7 +374,7 @@ def make_server(paths: list[str], host: str = "127.0.0.1", port: int = 8765,
     return httpd
 
 
-def main(specs: list[str], host: str, port: int, timeout: float, out, err) -> int:
+def main(specs: list[str], host: str, port: int, timeout: float, out: TextIO, err: TextIO) -> int:
     from ..loader import collect_paths
 
     if specs:
@@ -378,7 +394,7 @@ def main(specs: list[str], host: str, port: int, timeout: float, out, err) -> in
     out.write(f"mafiacheck: serving {len(paths)} scenario{'s' if len(paths) != 1 else ''} on "
               f"http://{shown}:{httpd.server_address[1]}/ (Ctrl-C stops)\n")
     out.flush()
-    def stop(signum, frame):
+    def stop(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt  # `kill`: stop as Ctrl-C does, and the workers with the server
 
     signal.signal(signal.SIGTERM, stop)

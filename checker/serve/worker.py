@@ -31,12 +31,14 @@ def answer(spec_path: str, query: str) -> tuple[int, str]:
     that names an existing file as that file; the text given always starts with `query` (it is
     wrapped otherwise) and this process works in an empty folder of its own, so no question
     can name a file to be read."""
-    from ..cli import main
+    from ..cli import EXIT_FINDINGS, EXIT_INCONCLUSIVE, EXIT_OK, main
 
     text = query_file_text(query)
     out, err = io.StringIO(), io.StringIO()
     code = main(["ask", spec_path, text, "--format", "json"], out, err)
-    if code in (0, 1):
+    # Answered: met, an expectation failed, or the solver gave up on an open question (the
+    # answer then says "inconclusive"); `ask` printed its JSON in each case.
+    if code in (EXIT_OK, EXIT_FINDINGS, EXIT_INCONCLUSIVE):
         return 200, out.getvalue()
     return 400, json.dumps(errors(spec_path, text, err.getvalue()), ensure_ascii=False)
 
@@ -49,12 +51,13 @@ def errors(spec_path: str, query: str, text: str) -> dict:
     from ..query_text import load_queries
 
     result = check_file(spec_path, ())
-    if result.diagnostics:
+    scenario = result.scenario
+    if result.diagnostics or scenario is None:  # a spec without diagnostics was resolved
         return {"error": "the spec cannot be read", "in": "spec",
                 "errors": [d.to_json() for d in result.diagnostics]}
     try:
         source, queries = load_queries(query)
-        answer_all(result.scenario, source, queries)
+        answer_all(scenario, source, queries)
     except SpecError as exc:
         return {"error": "the question cannot be asked", "in": "query",
                 "errors": [d.to_json() for d in exc.diagnostics]}
