@@ -18,7 +18,7 @@ import z3
 
 from .induction import alike_from, clean, no_win_holds, prove_absent, win_holds
 from .phase_vars import NONE
-from .solver import ask
+from .solver import Limits, ask, make_solver
 from .terms import Events, View, count_of
 from .unroll import Game
 from ..vocabulary import sides_set
@@ -134,11 +134,18 @@ def _houdini(enc, windows) -> Invariants:
     real = enc.deepest()
     if g is None or len(real.game.states) <= g:
         return Invariants([], "the game is not encoded up to the phase from which phases are all alike")
-    todo = candidate_lemmas(real.game)
-    # The game's own states: one question per state, the model's broken candidates dropped.
+    game = real.game
+    todo = candidate_lemmas(game)
+    # The game's own states, each asked of the phases up to it only (one solver, given the
+    # constraints a phase at a time): the model's broken candidates are dropped.
+    solver = make_solver(game.ctx, Limits(enc.options.timeout, enc.options.rlimit), finite=game.finite)
+    added = 0
     for t in range(g + 1):
-        st = real.game.states[t]
-        todo, reason = _keep(real.solver, todo, real.game, st, [st["winner"] == NONE])
+        upto = game.marks[t - 1] if t > 0 else game.start_constraints
+        solver.add(*game.constraints[added:upto])
+        added = upto
+        st = game.states[t]
+        todo, reason = _keep(solver, todo, game, st, [st["winner"] == NONE])
         if reason is not None:
             return Invariants([], reason)
     period = len(enc.sc.phases.cycle)
