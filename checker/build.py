@@ -452,9 +452,10 @@ class _Builder(Transformer):
                                self._span(meta))
 
     def _effect(self, meta, children, verb, **fields):
-        on = self._one(children, _Tagged)
-        return ast.Effect(verb, on=on.value if on and on.tag == "on" else None,
-                          span=self._span(meta), **fields)
+        # The child tagged `on`, not the first tagged one: `give gun(real) on X` has a variant
+        # before it.
+        on = [c for c in children if isinstance(c, _Tagged) and c.tag == "on"]
+        return ast.Effect(verb, on=on[0].value if on else None, span=self._span(meta), **fields)
 
     def on(self, meta, children):
         return _Tagged("on", children[0])

@@ -114,3 +114,38 @@ def test_the_check_finds_a_sheriff_elected_as_he_is_voted_out(tmp_path):
     (found,) = json.loads(out.stdout)["files"][0]["findings"]
     assert found["code"] == "MC203" and "who breaks a tie" in found["message"]
     assert found["witness"]["replay"]["verdict"] == "undefined"
+
+
+ARMING = """scenario arming { }
+side town town
+side mafia dark
+role boss { side mafia }
+role dealer { side town }
+role citizen { side town  plain }
+kind shot
+item gun "Gun" variants live, blank
+composition 5 { boss, dealer, citizen * 3 }
+phases { start night  cycle day, night }
+ability arm "The dealer sells a blank to a player, and keeps a live gun" {
+  by dealer  at night
+  target where target.alive and target != actor
+  effect give gun(blank); give gun(live) on actor
+}
+day { vote majority  tie no_exit }
+win town when alive(mafia) == 0
+win mafia when alive(mafia) >= alive(town)
+"""
+
+
+def test_a_given_variant_goes_to_the_player_named_after_on(tmp_path):
+    """`give ITEM(VARIANT) on P`: the variant before `on` does not hide it (the effect used to
+    take its first tagged part, the variant, for its `on`, and armed the target instead)."""
+    path = tmp_path / "arming.mafia"
+    path.write_text(ARMING, encoding="utf-8")
+    sc = load(str(path))
+    (ability,) = [a for a in sc.abilities if a.key == "arm"]
+    assert [e.on is not None for e in ability.effects] == [False, True]
+    _, answer = agreed(sc, "night 1 { arm by @2 on @3 }")
+    assert answer.verdict == "determined"
+    (outcome,) = answer.outcomes
+    assert sorted((s + 1, v) for (item, s), v in outcome.state.items.items()) == [(2, "live"), (3, "blank")]
