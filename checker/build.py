@@ -907,17 +907,27 @@ class _Builder(Transformer):
         # `vote P by Q, R`: the players whose votes sent P out (a tallied vote, `weight`).
         voters = tuple(c for c in children[1:] if isinstance(c, ast.PlayerRef))
         return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta),
-                       votes=votes.value if votes else None, ballots=voters or None)
+                       votes=votes.value if votes else None, ballots=voters or None,
+                       counts=self._counts(children))
 
     def c_vote_none(self, meta, children):
         return ast.Use(None, vote="none", span=self._span(meta))
 
     def c_vote_tie(self, meta, children):
         tied = tuple(c for c in children if isinstance(c, ast.PlayerRef))
-        pick = self._one(children, _Tagged)
+        votes = self._one(children, _Int)
+        pick = [c for c in children if isinstance(c, _Tagged) and c.tag in ("player", "tie")]
+        pick = pick[0] if pick else None
         return ast.Use(None, on=tied, vote="tie", span=self._span(meta),
                        pick=pick.value if pick is not None and pick.tag == "player" else None,
-                       retie=pick is not None and pick.tag == "tie")
+                       retie=pick is not None and pick.tag == "tie",
+                       votes=votes.value if votes else None, counts=self._counts(children))
+
+    def _counts(self, children) -> tuple:
+        return tuple(c.value for c in children if isinstance(c, _Tagged) and c.tag == "count")
+
+    def vote_count(self, meta, children):
+        return _Tagged("count", (children[0], children[1].value))
 
     def tie_pick_player(self, meta, children):
         return _Tagged("player", children[0])

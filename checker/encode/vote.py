@@ -37,8 +37,8 @@ def vote_causes(p: Pass, vote: PhaseVars) -> None:
     if day.quorum is not None:
         pv.undefined.append((And(vote.active, k != 0, gap), Hole(
             holes.NO_QUORUM, "the vote: there is no quorum for this many players alive", holes.DAY)))
-        if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
-            vote.vote_state = p.S
+    if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
+        vote.vote_state = p.S
     for s in range(p.n):
         on = And(vote.active, voted_out(game, vote, s), Not(gap))
         p.intents.attacks.append(("vote", "vote", s, on))
@@ -144,6 +144,20 @@ def quorum_at_vote(game: Game, pv: PhaseVars):
     S = pv.vote_state
     needed = game.compiler.value(quorum, View(game, S, Events(game.ctx), {"__holes": []}))
     return needed, quorum_gap(game, quorum, S)
+
+
+def votes_at_vote(game: Game, pv: PhaseVars, S: dict):
+    """As interpreter/tally.vote_total: the votes the players alive at the vote cast, one
+    each or each his `weight` on the state the day starts in (S); None in a game not built
+    with `vote_states`."""
+    if pv.vote_state is None:
+        return None
+    alive = pv.vote_state["alive"]
+    weight = game.sc.day.weight
+    if weight is None:
+        return z3.Sum([z3.If(alive[s], 1, 0) for s in range(game.n)])
+    view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
+    return z3.Sum([z3.If(alive[s], game.compiler.value(weight, view(s)), 0) for s in range(game.n)])
 
 
 def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
