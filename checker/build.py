@@ -601,6 +601,9 @@ class _Builder(Transformer):
     def vote_majority(self, meta, children):
         return _Tagged("majority", None)
 
+    def vote_plurality(self, meta, children):
+        return _Tagged("plurality", None)
+
     def vote_quorum(self, meta, children):
         return _Tagged("quorum", children[0])
 

@@ -57,6 +57,27 @@ def test_a_majority_is_more_than_half_the_living(tmp_path, vote, left):
     assert play(scenario(tmp_path), f"day 1 {{ {vote} }}") == ("determined", left)
 
 
+@pytest.mark.parametrize("vote, left", [
+    ("vote @3 with 3, @4 with 2", [[3]]),   # the most votes is enough
+    ("vote @3 with 1", [[3]]),
+    ("vote @3 with 0", [[]]),               # nobody voted
+    ("vote tie @3, @4 with 1 then @4", [[4]]),
+    ("vote tie @3, @4 with 0", [[]]),
+])
+def test_under_a_plurality_the_most_votes_are_enough(tmp_path, vote, left):
+    assert play(scenario(tmp_path, vote="plurality"), f"day 1 {{ {vote} }}") == ("determined", left)
+
+
+def test_a_tie_with_no_votes_removes_nobody_under_a_majority(tmp_path):
+    assert play(scenario(tmp_path), "day 1 { vote tie @3, @4 with 0 }") == ("determined", [[]])
+
+
+@pytest.mark.parametrize("vote, verdict", [("plurality", "determined"), ("majority", "illegal")])
+def test_one_ballot_is_a_tallied_plurality(tmp_path, vote, verdict):
+    sc = scenario(tmp_path, vote=vote, extra="  weight 1")
+    assert play(sc, "day 1 { vote @3 by @5 }")[0] == verdict
+
+
 @pytest.mark.parametrize("vote, message", [
     ("vote @3 with 3, @4 with 4", "@4 (citizen) has 4 votes, more than the 3 of @3 (citizen): the player "
                                   "with the most votes is the one voted out"),

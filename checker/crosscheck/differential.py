@@ -350,10 +350,12 @@ def _counted_vote(game: Game, pv, u: BoundUse, scenario: Scenario, ties: bool):
     if scenario.day.quorum is not None:
         needed, gap = quorum_at_vote(game, pv)
         reach = z3.Or(gap, needed <= n)
-    elif u.vote == "player":
+    elif u.vote == "player" and scenario.day.vote == "majority":
         reach = 2 * n > total
     else:
-        reach = z3.BoolVal(True, ctx)  # a majority is one player's: a tie is the tie rule's
+        # The most votes (`vote plurality`), or a tie under `vote majority`: a majority is
+        # one player's, so a tie is the tie rule's; with no votes, nobody is voted out.
+        reach = z3.BoolVal(n >= 1, ctx)
     if u.vote == "player":
         given = z3.And(pv.vote_kind == 1, pv.vote_target == u.targets[0])
     else:

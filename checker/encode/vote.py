@@ -163,7 +163,8 @@ def votes_at_vote(game: Game, pv: PhaseVars, S: dict):
 def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
     """As interpreter/tally.py: the ballots cast for the player voted out (each voter counting
     his `weight`, on the state the day starts in) reach a majority of all the living's votes,
-    or the quorum; nobody casts a ballot unless somebody is voted out."""
+    or the quorum, or (`vote plurality`) at least one; nobody casts a ballot unless somebody
+    is voted out."""
     day = game.sc.day
     k = pv.vote_kind
     view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
@@ -175,6 +176,8 @@ def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
     if day.vote == "majority":
         total = z3.Sum([z3.If(alive[s], w[s], 0) for s in range(game.n)])
         game.add(Implies(k == 1, 2 * tally > total))
+    elif day.vote == "plurality":
+        game.add(Implies(k == 1, tally >= 1))
     else:
         gap = quorum_gap(game, day.quorum, S)
         quorum = game.compiler.value(day.quorum, View(game, S, Events(game.ctx), {"__holes": []}))

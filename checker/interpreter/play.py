@@ -481,10 +481,11 @@ class Player:
     def _counted(self, state: State, start: State, vote: BoundUse, needed, report: Report,
                  cites) -> bool:
         """A counted vote (`vote P with N`, `vote tie P, Q with N`), at the vote: whether it
-        sends nobody out, being short of the quorum (`vote quorum`) or of more than half the
+        sends nobody out, being short of the quorum (`vote quorum`), of more than half the
         living's votes (`vote majority`, one player's: a tie goes to the tie rule whatever its
-        count). Votes the living at the vote cannot cast, or a short vote on a day that must
-        have an exit, leave the report refused."""
+        count), or of any vote at all (`vote plurality`, and a tie under `vote majority`).
+        Votes the living at the vote cannot cast, or a short vote on a day that must have an
+        exit, leave the report refused."""
         day = self.sc.day
         cites = tuple(dict.fromkeys(cites))
         total = vote_total(self.sc, start, state)
@@ -502,6 +503,8 @@ class Player:
                      f"of the {needed} needed")
         elif day.vote == "majority" and vote.vote == "player" and total is not None and 2 * n <= total:
             short = f"{names} has {n} of the {total} votes, no majority"
+        elif needed is None and n < 1:
+            short = f"{names} {'has' if vote.vote == 'player' else 'have'} no votes"
         else:
             return False
         report.vote = short + ": nobody is voted out"

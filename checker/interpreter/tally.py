@@ -44,6 +44,10 @@ def tally_problem(scenario: Scenario, state: State, vote: BoundUse) -> str | Non
         if 2 * tally > total:
             return None
         need = f"more than half of the {total} votes"
+    elif day.vote == "plurality":
+        if tally >= 1:  # the others' ballots may go elsewhere or nowhere: he can have the most
+            return None
+        need = "votes"
     else:
         try:
             quorum = int(Evaluator(scenario, state).value(day.quorum, {}))
