@@ -334,8 +334,9 @@ def _tied(game: Game, pv, u: BoundUse, scenario: Scenario) -> list:
 def _counted_vote(game: Game, pv, u: BoundUse, scenario: Scenario, ties: bool):
     """As Player._counted, on the state at the vote: a counted vote sends its player out (or
     goes to the tie rule) when its votes reach the quorum, or, for one player under `vote
-    majority`, more than half the living's votes; short of it, nobody is voted out (and a
-    pick of how a tie came out has nothing to settle). With no row of the quorum for the
+    majority`, more than half the living's votes, and otherwise when it has a vote at all;
+    short of it, nobody is voted out (and a pick of how a tie came out has nothing to
+    settle). With no row of the quorum for the
     number alive the vote is given, and undecided. Numbers that contradict the result they
     name, or more votes than the living cast, are impossible. None: no counterpart."""
     ctx = game.ctx
