@@ -530,7 +530,8 @@ class Use:
     values: tuple[Name, ...] = ()
     vote: str | None = None  # player, none, tie
     span: Span = spanned()
-    votes: int | None = None  # `vote P with N`: the votes cast for P, against the quorum
+    votes: int | None = None  # `vote P with N`: the votes cast for P (each of the tied)
+    counts: tuple[tuple[PlayerRef, int], ...] = ()  # `…, Q with 3`: the others' votes
     pick: PlayerRef | None = None  # `vote tie P, Q then P`: the one the tie sends out
     retie: bool = False  # `vote tie P, Q then tie`: the second vote ties again
     ballots: tuple[PlayerRef, ...] | None = None  # `vote P by Q, R`: who voted for P

@@ -452,9 +452,10 @@ class _Builder(Transformer):
                                self._span(meta))
 
     def _effect(self, meta, children, verb, **fields):
-        on = self._one(children, _Tagged)
-        return ast.Effect(verb, on=on.value if on and on.tag == "on" else None,
-                          span=self._span(meta), **fields)
+        # The child tagged `on`, not the first tagged one: `give gun(real) on X` has a variant
+        # before it.
+        on = [c for c in children if isinstance(c, _Tagged) and c.tag == "on"]
+        return ast.Effect(verb, on=on[0].value if on else None, span=self._span(meta), **fields)
 
     def on(self, meta, children):
         return _Tagged("on", children[0])
@@ -599,6 +600,9 @@ class _Builder(Transformer):
 
     def vote_majority(self, meta, children):
         return _Tagged("majority", None)
+
+    def vote_plurality(self, meta, children):
+        return _Tagged("plurality", None)
 
     def vote_quorum(self, meta, children):
         return _Tagged("quorum", children[0])
@@ -906,17 +910,27 @@ class _Builder(Transformer):
         # `vote P by Q, R`: the players whose votes sent P out (a tallied vote, `weight`).
         voters = tuple(c for c in children[1:] if isinstance(c, ast.PlayerRef))
         return ast.Use(None, on=(children[0],), vote="player", span=self._span(meta),
-                       votes=votes.value if votes else None, ballots=voters or None)
+                       votes=votes.value if votes else None, ballots=voters or None,
+                       counts=self._counts(children))
 
     def c_vote_none(self, meta, children):
         return ast.Use(None, vote="none", span=self._span(meta))
 
     def c_vote_tie(self, meta, children):
         tied = tuple(c for c in children if isinstance(c, ast.PlayerRef))
-        pick = self._one(children, _Tagged)
+        votes = self._one(children, _Int)
+        pick = [c for c in children if isinstance(c, _Tagged) and c.tag in ("player", "tie")]
+        pick = pick[0] if pick else None
         return ast.Use(None, on=tied, vote="tie", span=self._span(meta),
                        pick=pick.value if pick is not None and pick.tag == "player" else None,
-                       retie=pick is not None and pick.tag == "tie")
+                       retie=pick is not None and pick.tag == "tie",
+                       votes=votes.value if votes else None, counts=self._counts(children))
+
+    def _counts(self, children) -> tuple:
+        return tuple(c.value for c in children if isinstance(c, _Tagged) and c.tag == "count")
+
+    def vote_count(self, meta, children):
+        return _Tagged("count", (children[0], children[1].value))
 
     def tie_pick_player(self, meta, children):
         return _Tagged("player", children[0])

@@ -360,11 +360,28 @@ query b {
     assert verdicts(r) == ["yes", "no"], r.stdout + r.stderr
 
 
-def test_a_vote_count_needs_a_quorum(tmp_path):
-    r, path = ask(tmp_path, "specs/gangster.mafia", "query a {\n  day 1 { vote godfather with 3 }\n}")
-    assert r.returncode == 2
-    assert f"{path}:2:11: error: `vote godfather with 3`: the votes cast count only against a " \
-           "quorum" in r.stderr
+def test_a_vote_count_is_held_against_the_majority(tmp_path):
+    # C9's day: "the player a majority votes for is lynched" (C9-R11), 7 alive on day 1.
+    r, _ = ask(tmp_path, "examples/rulebooks/c9.mafia", """query short {
+  composition vanilla
+  day 1 { vote @3 with 3, @4 with 2 }
+  expect stays @3
+}
+query enough {
+  composition vanilla
+  day 1 { vote @3 with 4, @4 with 2 }
+  expect leaves @3 by vote
+}
+query wrong { composition vanilla  day 1 { vote @3 with 3, @4 with 4 }  expect illegal }
+query short_then { composition vanilla  day 1 { vote @3 with 3 }  can stays @3 within 1 }
+query enough_then { composition vanilla  day 1 { vote @3 with 4 }  can stays @3 within 1 }""")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "@3 (Vanilla Townie) has 3 of the 7 votes, no majority: nobody is voted out" in r.stdout, r.stdout
+    assert "more than the 3 of @3" in r.stdout.split("query wrong")[1], r.stdout
+    assert verdicts(r)[-2:] == ["yes", "no"], r.stdout
+
+
+def test_a_vote_count_the_query_refutes_is_an_input_error(tmp_path):
     r, path = ask(tmp_path, "specs/commando.mafia", "query a {\n  from day 1\n  day 1 { vote @3 with 11 }\n}")
     assert r.returncode == 2
     assert f"{path}:3:11: error: `with 11`: there are only 10 players to vote" in r.stderr

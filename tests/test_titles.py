@@ -114,3 +114,84 @@ def test_the_check_finds_a_sheriff_elected_as_he_is_voted_out(tmp_path):
     (found,) = json.loads(out.stdout)["files"][0]["findings"]
     assert found["code"] == "MC203" and "who breaks a tie" in found["message"]
     assert found["witness"]["replay"]["verdict"] == "undefined"
+
+
+ARMING = """scenario arming { }
+side town town
+side mafia dark
+role boss { side mafia }
+role dealer { side town }
+role citizen { side town  plain }
+kind shot
+item gun "Gun" variants live, blank
+composition 5 { boss, dealer, citizen * 3 }
+phases { start night  cycle day, night }
+ability arm "The dealer sells a blank to a player, and keeps a live gun" {
+  by dealer  at night
+  target where target.alive and target != actor
+  effect give gun(blank); give gun(live) on actor
+}
+day { vote majority  tie no_exit }
+win town when alive(mafia) == 0
+win mafia when alive(mafia) >= alive(town)
+"""
+
+
+def test_a_given_variant_goes_to_the_player_named_after_on(tmp_path):
+    """`give ITEM(VARIANT) on P`: the variant before `on` does not hide it (the effect used to
+    take its first tagged part, the variant, for its `on`, and armed the target instead)."""
+    path = tmp_path / "arming.mafia"
+    path.write_text(ARMING, encoding="utf-8")
+    sc = load(str(path))
+    (ability,) = [a for a in sc.abilities if a.key == "arm"]
+    assert [e.on is not None for e in ability.effects] == [False, True]
+    _, answer = agreed(sc, "night 1 { arm by @2 on @3 }")
+    assert answer.verdict == "determined"
+    (outcome,) = answer.outcomes
+    assert sorted((s + 1, v) for (item, s), v in outcome.state.items.items()) == [(2, "live"), (3, "blank")]
+
+
+def played_through(sc, body: str):
+    """The interpreter's answer to `query q { body }`, once the encoding is shown to allow
+    exactly the interpreter's outcomes of every phase, from each state the phases before
+    lead to."""
+    from mafiacheck.crosscheck.differential import compare
+    from playing import bind
+    bound = bind(sc, f"query q {{ {body} }}")
+    player = Player(sc)
+    states = [bound.state]
+    for phase, uses in bound.phases:
+        following = []
+        for state in states:
+            verdict = compare(sc, state, phase, uses)
+            assert verdict.agree and "not compar" not in verdict.detail, f"{phase}: {verdict.detail}"
+            following += [st for st, _ in player.play(state, phase, uses)[0]]
+        states = following
+    return player.answer(bound)
+
+
+ELECTED = "day 1 { election on @4  vote @1 by @3, @4, @5, @6 }  night 1 { shot by @2 on @4  succession by @4 on @5 }"
+
+
+@pytest.fixture(scope="module")
+def weighted(tmp_path_factory):
+    path = tmp_path_factory.mktemp("titles") / "sheriff_weighted.mafia"
+    path.write_text(SPEC.replace("tie chosen by holder of badge",
+                                 "weight cases { holds(voter, badge): 2, else: 1 }  tie chosen by holder of badge"),
+                    encoding="utf-8")
+    return load(str(path))
+
+
+def test_the_idiom_carries_an_election_and_a_succession_through_a_game(weighted):
+    """One game of the idiom that stands for an `election` keyword: the town elects @4 on day
+    1, the mafia kills him on night 1 and he names @5, whose title then breaks day 2's tie
+    and doubles his vote (two votes of the four alive's five: with one each, two of four is
+    no majority)."""
+    answer = played_through(weighted, ELECTED + "  day 2 { vote tie @2, @3 then @2 }")
+    assert answer.verdict == "determined" and answer.outcomes[0].winner == "town"
+    holders = [sorted(s + 1 for (item, s) in o.state.items if item == "badge") for o in answer.outcomes]
+    assert holders == [[5]]
+    answer = played_through(weighted, ELECTED + "  day 2 { vote @2 by @5, @6 }")
+    assert answer.verdict == "determined" and answer.outcomes[0].winner == "town"
+    # The title went to @5: @6's vote alone does not double.
+    assert played_through(weighted, ELECTED + "  day 2 { vote @2 by @3, @6 }").verdict == "illegal"

@@ -19,11 +19,12 @@ from ..encode.solver import Limits, ask, check, make_solver
 from ..encode.terms import Unsupported
 from ..encode.legality import max_targets
 from ..encode.unroll import NONE, Game
-from ..encode.vote import TieEffect, quorum_at_vote
+from ..encode.vote import TieEffect, quorum_at_vote, votes_at_vote
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
 from ..interpreter.play import Player
+from ..interpreter.tally import count_problem
 from ..interpreter.ties import pick_problem
 from ..model import Scenario, TieRule
 from ..phases import Phase, matches, sequence
@@ -323,6 +324,65 @@ def counted_votes(uses: list[BoundUse]) -> bool:
     return any(u.ability is None and u.votes is not None for u in uses)
 
 
+def _tied(game: Game, pv: PhaseVars, u: BoundUse, scenario: Scenario) -> list:
+    """A tied vote between the use's two players, and how the query says it came out."""
+    a, b = sorted(u.targets)
+    parts = [pv.vote_kind == 2, pv.tie[0] == a, pv.tie[1] == b]
+    # The query's pick: the one the tie sends out (where the rules let it send one out: a tie
+    # with nobody to break it is a hole whatever the pick), or a revote that ties again. A
+    # pick the rule has no room for is illegal.
+    rule = (scenario.day.tie_rule if scenario.day is not None else None) or TieRule("undecided")
+    if pick_problem(rule, u.targets, u.pick, u.retie):
+        parts.append(z3.BoolVal(False, game.ctx))
+    elif u.pick is not None:
+        # (`tie random` always sends the drawn one out: no tie effect is stated)
+        tie = pv.tie_effect
+        one = tie.one if isinstance(tie, TieEffect) else z3.BoolVal(True, game.ctx)
+        parts.append(z3.Implies(one, pv.vote_target == u.pick))
+        if pv.retie is not None:
+            parts.append(z3.Not(pv.retie))
+    elif u.retie:
+        parts.append(pv.retie)
+    return parts
+
+
+def _counted_vote(game: Game, pv: PhaseVars, u: BoundUse, scenario: Scenario,
+                  ties: bool) -> z3.BoolRef | None:
+    """As Player._counted, on the state at the vote: a counted vote sends its player out (or
+    goes to the tie rule) when its votes reach the quorum, or, for one player under `vote
+    majority`, more than half the living's votes, and otherwise when it has a vote at all;
+    short of it, nobody is voted out (and a pick of how a tie came out has nothing to
+    settle). With no row of the quorum for the
+    number alive the vote is given, and undecided. Numbers that contradict the result they
+    name, or more votes than the living cast, are impossible. None: no counterpart."""
+    ctx = game.ctx
+    t = next(i for i, v in enumerate(game.vars) if v is pv)
+    total = votes_at_vote(game, pv, game.states[t])  # the day starts in states[t]
+    if total is None or (u.vote == "tie" and not (ties and len(u.targets) == 2)):
+        return None
+    if count_problem(u):
+        return z3.BoolVal(False, ctx)
+    day, n = scenario.day, u.votes
+    if day is None or n is None:
+        return None  # no vote of the day to count (fix_choices calls this for counts only)
+    cast = n * len(u.targets) + sum(m for _, m in u.counts)
+    if day.quorum is not None:
+        needed, gap = quorum_at_vote(game, pv)
+        reach = z3.Or(gap, needed <= n)
+    elif u.vote == "player" and day.vote == "majority":
+        reach = 2 * n > total
+    else:
+        # The most votes (`vote plurality`), or a tie under `vote majority`: a majority is
+        # one player's, so a tie is the tie rule's; with no votes, nobody is voted out.
+        reach = z3.BoolVal(n >= 1, ctx)
+    if u.vote == "player":
+        given = z3.And(pv.vote_kind == 1, pv.vote_target == u.targets[0])
+    else:
+        given = z3.And(_tied(game, pv, u, scenario))
+    nobody = pv.vote_kind == 0 if u.pick is None and not u.retie else z3.BoolVal(False, ctx)
+    return z3.And(cast <= total, z3.If(reach, given, nobody))
+
+
 def fix_choices(game: Game, pv: PhaseVars, uses: list[BoundUse], scenario: Scenario,
                 ties: bool = False) -> z3.BoolRef | None:
     """The encoding's choice variables fixed to the uses; None when a use has no variable.
@@ -335,16 +395,11 @@ def fix_choices(game: Game, pv: PhaseVars, uses: list[BoundUse], scenario: Scena
         if u.ability is None:
             if pv.vote_kind is None:
                 return None
-            quorum = quorum_at_vote(game, pv) if u.vote == "player" and u.votes is not None else None
-            if u.votes is not None and quorum is None:
-                return None  # a count the game holds no quorum for: no counterpart
-            if quorum is not None:
-                # As Player._vote: short of the quorum, nobody is voted out; with no row of
-                # the quorum for the number alive, the vote is P's, and undecided.
-                needed, gap = quorum
-                parts.append(z3.If(z3.Or(gap, needed <= u.votes),
-                                   z3.And(pv.vote_kind == 1, pv.vote_target == u.targets[0]),
-                                   pv.vote_kind == 0))
+            if u.votes is not None:
+                counted = _counted_vote(game, pv, u, scenario, ties)
+                if counted is None:
+                    return None  # a count the game kept no state at the vote for
+                parts.append(counted)
             elif u.vote == "player":
                 parts += [pv.vote_kind == 1, pv.vote_target == u.targets[0]]
                 if u.ballots is not None and pv.ballots is not None:  # who voted for him
@@ -352,23 +407,7 @@ def fix_choices(game: Game, pv: PhaseVars, uses: list[BoundUse], scenario: Scena
             elif u.vote == "none":
                 parts.append(pv.vote_kind == 0)
             elif u.vote == "tie" and ties and scenario.day is not None and len(u.targets) == 2:
-                a, b = sorted(u.targets)
-                parts += [pv.vote_kind == 2, pv.tie[0] == a, pv.tie[1] == b]
-                # The query's pick: the one the tie sends out (where the rules let it send
-                # one out: a tie with nobody to break it is a hole whatever the pick), or a
-                # revote that ties again. A pick the rule has no room for is illegal.
-                rule = scenario.day.tie_rule or TieRule("undecided")
-                if pick_problem(rule, u.targets, u.pick, u.retie):
-                    parts.append(z3.BoolVal(False, game.ctx))
-                elif u.pick is not None:
-                    # (`tie random` always sends the drawn one out: no tie effect is stated)
-                    tie = pv.tie_effect
-                    one = tie.one if isinstance(tie, TieEffect) else z3.BoolVal(True, game.ctx)
-                    parts.append(z3.Implies(one, pv.vote_target == u.pick))
-                    if pv.retie is not None:
-                        parts.append(z3.Not(pv.retie))
-                elif u.retie:
-                    parts.append(pv.retie)
+                parts += _tied(game, pv, u, scenario)
             else:
                 return None
             chosen.add("vote")

@@ -37,8 +37,8 @@ def vote_causes(p: Pass, vote: PhaseVars) -> None:
     if day.quorum is not None:
         pv.undefined.append((And(vote.active, k != 0, gap), Hole(
             holes.NO_QUORUM, "the vote: there is no quorum for this many players alive", holes.DAY)))
-        if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
-            vote.vote_state = p.S
+    if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
+        vote.vote_state = p.S
     for s in range(p.n):
         on = And(vote.active, voted_out(game, vote, s), Not(gap))
         p.intents.attacks.append(("vote", "vote", s, on))
@@ -146,10 +146,25 @@ def quorum_at_vote(game: Game, pv: PhaseVars):
     return needed, quorum_gap(game, quorum, S)
 
 
+def votes_at_vote(game: Game, pv: PhaseVars, S: dict):
+    """As interpreter/tally.vote_total: the votes the players alive at the vote cast, one
+    each or each his `weight` on the state the day starts in (S); None in a game not built
+    with `vote_states`."""
+    if pv.vote_state is None:
+        return None
+    alive = pv.vote_state["alive"]
+    weight = game.sc.day.weight
+    if weight is None:
+        return z3.Sum([z3.If(alive[s], 1, 0) for s in range(game.n)])
+    view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
+    return z3.Sum([z3.If(alive[s], game.compiler.value(weight, view(s)), 0) for s in range(game.n)])
+
+
 def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
     """As interpreter/tally.py: the ballots cast for the player voted out (each voter counting
     his `weight`, on the state the day starts in) reach a majority of all the living's votes,
-    or the quorum; nobody casts a ballot unless somebody is voted out."""
+    or the quorum, or (`vote plurality`) at least one; nobody casts a ballot unless somebody
+    is voted out."""
     day = game.sc.day
     k = pv.vote_kind
     view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
@@ -161,6 +176,8 @@ def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
     if day.vote == "majority":
         total = z3.Sum([z3.If(alive[s], w[s], 0) for s in range(game.n)])
         game.add(Implies(k == 1, 2 * tally > total))
+    elif day.vote == "plurality":
+        game.add(Implies(k == 1, tally >= 1))
     else:
         gap = quorum_gap(game, day.quorum, S)
         quorum = game.compiler.value(day.quorum, View(game, S, Events(game.ctx), {"__holes": []}))

@@ -23,7 +23,8 @@ class BoundUse:
     vote: str | None = None
     explicit_actor: bool = False
     span: object = None
-    votes: int | None = None  # `vote P with N`: P is voted out only with the quorum's votes
+    votes: int | None = None  # `vote P with N`: N votes for P (for each of the tied)
+    counts: tuple[tuple[int, int], ...] = ()  # `…, Q with 3`: (seat, votes) of the others
     pick: int | None = None  # a tie: the one it sends out (`then P`)
     ballots: tuple[int, ...] | None = None  # `vote P by Q, R`: who voted for P (a tallied vote)
     retie: bool = False  # a tie under `tie revote`: the second vote ties again (`then tie`)
@@ -302,20 +303,39 @@ class Binder:
         state.phase_index = start - 1
         return out
 
+    def _counts(self, u: ast.Use, seats, targets: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """The other players' votes of a counted vote, checked for what the query alone can
+        tell: a player counted once, a vote with its count or its ballots (not both), and
+        (in an untallied vote, one ballot a player) no more votes than players."""
+        if u.votes is None:
+            return ()
+        day = self.scenario.day
+        if day is None or day.vote is None:
+            self.error(f"`with {u.votes}`: this rulebook holds no vote", u.span)
+            return ()
+        if u.ballots is not None:
+            self.error("give the votes for him (`with N`) or who cast them (`by …`), not both",
+                       u.ballots[0].span)
+        out = []
+        seen = set(targets)
+        for ref, n in u.counts:
+            seat = self.seat(ref, seats)
+            if seat is None:
+                continue
+            if seat in seen:
+                self.error(f"{ref} is counted twice in this vote", ref.span)
+            seen.add(seat)
+            out.append((seat, n))
+        cast = u.votes * max(len(targets), 1) + sum(n for _, n in out)
+        if day.weight is None and cast > len(seats):
+            what = f"`with {u.votes}`" if not out and len(targets) < 2 else f"the {cast} votes named"
+            self.error(f"{what}: there are only {len(seats)} players to vote", u.span)
+        return tuple(out)
+
     def _use(self, u: ast.Use, seats) -> BoundUse:
         targets = tuple(s for s in (self.seat(r, seats) for r in u.on) if s is not None)
         if u.ability is None:
-            day = self.scenario.day
-            if u.votes is not None and (day is None or day.quorum is None):
-                self.error(f"`vote {u.on[0]} with {u.votes}`: the votes cast count only against a "
-                           "quorum, and this rulebook's vote has none (`vote quorum EXPR`)", u.span)
-            elif u.votes is not None and day.exit_mode == "required":
-                self.error(f"`vote {u.on[0]} with {u.votes}`: this rulebook requires a vote exit "
-                           "each day (`exit required`), so a vote short of the quorum is not "
-                           "one it allows", u.span)
-            elif u.votes is not None and u.votes > len(seats):
-                self.error(f"`with {u.votes}`: there are only {len(seats)} players to vote",
-                           u.span)
+            counts = self._counts(u, seats, targets)
             pick = self.seat(u.pick, seats) if u.pick is not None else None
             ballots = None
             if u.ballots is not None:
@@ -328,7 +348,7 @@ class Binder:
                 if len(set(ballots)) != len(ballots):
                     self.error("a player votes once", u.ballots[0].span)
             return BoundUse(None, None, targets, (), u.vote, span=u.span, votes=u.votes, pick=pick,
-                            retie=u.retie, ballots=ballots)
+                            retie=u.retie, ballots=ballots, counts=counts)
         ability = self.scenario.ability_by_key.get(u.ability.key)
         if ability is None:
             self.error(f"unknown ability '{u.ability.text}'", u.ability.span)

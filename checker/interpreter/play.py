@@ -25,7 +25,7 @@ from .legal import (
     use_key,
 )
 from .resolution import CLOSING_EVENTS, Attack, Report, Resolver, Scratch
-from .tally import tally_problem
+from .tally import count_problem, tally_problem, vote_total
 from .ties import pick_problem, tie_results
 
 MAX_BRANCHES = 256
@@ -148,6 +148,13 @@ class Player:
                 st, phase, votes, rep, cards + _still_waiting(waiting, rep), start))
             results = self._then(results, lambda st, rep: self._resolve(
                 st, phase, "after", after + _still_waiting(waiting, rep), [], rep))
+        refused = [Problem(*r.refused) for _, r in results if r.refused is not None]
+        if refused:
+            # A counted vote the state at the vote cannot give (too many votes for the living,
+            # or too few for the exit the rules require) leaves no outcome where it holds.
+            results = [(st, r) for st, r in results if r.refused is None]
+            if not results:
+                return [], problems + list(dict.fromkeys(refused))
         results, unmet = self._owed_on_trigger(state, phase, uses, results)
         if unmet:
             return [], problems + unmet
@@ -296,6 +303,9 @@ class Player:
             short = tally_problem(self.sc, state, votes[0])
             if short:
                 problems.append(Problem(short, cites))
+            wrong = count_problem(votes[0], lambda s: seat_name(self.sc, state, s))
+            if wrong:
+                problems.append(Problem(wrong, tuple(dict.fromkeys(cites))))
         return problems
 
     def _can_trigger_now(self, ability, u: BoundUse, uses: list[BoundUse], state: State | None = None) -> bool:
@@ -426,13 +436,10 @@ class Player:
         if vote.vote == "none":
             report.vote = "nobody is voted out"
             return [(state, report)]
-        if vote.votes is not None and needed is not None and vote.votes < needed:
-            # `vote P with N`: fewer votes than the quorum (counted at the vote) send nobody out
-            report.vote = (f"{seat_name(self.sc, state, vote.targets[0])} has {vote.votes} "
-                           f"vote{'s' if vote.votes != 1 else ''} of the {needed} needed: "
-                           "nobody is voted out")
-            report.decided("vote", cites)
-            return [(state, report)]
+        if vote.votes is not None:
+            short = self._counted(state, start or state, vote, needed, report, cites)
+            if short:
+                return [(state, report)]
         if vote.vote == "tie":
             names = ", ".join(seat_name(self.sc, state, s) for s in vote.targets)
             report.vote = f"tie between {names}"
@@ -470,6 +477,45 @@ class Player:
                     resolver._trigger(scratch, "voted", seat, "vote")
             out.extend(self._resolve(st, phase, "vote", list(cards), [cause], rep))
         return out
+
+    def _counted(self, state: State, start: State, vote: BoundUse, needed, report: Report,
+                 cites) -> bool:
+        """A counted vote (`vote P with N`, `vote tie P, Q with N`), at the vote: whether it
+        sends nobody out, being short of the quorum (`vote quorum`), of more than half the
+        living's votes (`vote majority`, one player's: a tie goes to the tie rule whatever its
+        count), or of any vote at all (`vote plurality`, and a tie under `vote majority`).
+        Votes the living at the vote cannot cast, or a short vote on a day that must have an
+        exit, leave the report refused."""
+        day = self.sc.day
+        cites = tuple(dict.fromkeys(cites))
+        total = vote_total(self.sc, start, state)
+        cast = vote.votes * len(vote.targets) + sum(n for _, n in vote.counts)
+        if total is not None and cast > total:
+            alive = sum(state.alive)
+            report.refused = (f"the votes named add up to {cast}, and the {alive} player"
+                              f"{'s' if alive != 1 else ''} alive at the vote cast {total}", cites)
+            return True
+        n = vote.votes
+        names = " and ".join(seat_name(self.sc, state, s) for s in vote.targets)
+        if needed is not None and n < needed:
+            short = (f"{names} {'has' if vote.vote == 'player' else 'have'} {n} "
+                     f"vote{'s' if n != 1 else ''}{' each,' if vote.vote == 'tie' else ''} "
+                     f"of the {needed} needed")
+        elif day.vote == "majority" and vote.vote == "player" and total is not None and 2 * n <= total:
+            short = f"{names} has {n} of the {total} votes, no majority"
+        elif needed is None and n < 1:
+            short = f"{names} {'has' if vote.vote == 'player' else 'have'} no votes"
+        else:
+            return False
+        report.vote = short + ": nobody is voted out"
+        report.decided("vote", cites)
+        if vote.vote == "tie" and (vote.pick is not None or vote.retie):
+            report.refused = (f"{short}: nobody is voted out, so there is no tie for `then` to "
+                              "settle", cites)
+        elif day.exit_mode == "required":
+            report.refused = (f"the rules require a vote exit each day, and {short} remove "
+                              "nobody", cites)
+        return True
 
     def _candidate_problem(self, state: State, phase: Phase, seat: int):
         """(why this player cannot be voted out today, the rule ids) or (None, ())."""
@@ -657,6 +703,7 @@ def _merge(first: Report | None, second: Report) -> Report:
     merged.fired_triggers = first.fired_triggers | second.fired_triggers
     merged.declared = list(dict.fromkeys(first.declared + second.declared))
     merged.triggered = first.triggered | second.triggered
+    merged.refused = second.refused or first.refused
     return merged
 
 

@@ -88,6 +88,8 @@ class Report:
     reveals: list[tuple[int, str | None]] = field(default_factory=list)
     declared: list[str] = field(default_factory=list)  # sides a `win SIDE` effect declared winners
     triggered: set = field(default_factory=set)  # (ability, seat) whose trigger to act at once happened
+    # (why, rule ids): a counted vote the state at the vote cannot give, so no outcome
+    refused: tuple | None = None
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
