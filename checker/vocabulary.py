@@ -65,6 +65,16 @@ def is_blocking(effects: Iterable[ast.AnyEffect]) -> bool:
                for e in flat(effects))
 
 
+def in_block_cycles(scenario, ability) -> bool:
+    """Whether the uses of a blocking ability can be part of a block cycle across abilities
+    (its user blocks another's user who blocks him back, the two abilities unordered): a
+    role's ability that blocks, not a card (one a phase), nor a team's option (one use a
+    phase for the team), nor one that waits to act on a trigger."""
+    return ability.actor is not None and ability.actor.kind == "role" and not ability.is_card \
+        and "block" in verbs(ability.effects) and not any(t.timing == "immediately" for t in ability.triggers) \
+        and not any(ability.key in team.options for team in scenario.teams)
+
+
 # ------------------------------------------------------------------ one walk over the tree
 
 def nodes(tree: object) -> Iterator[object]:

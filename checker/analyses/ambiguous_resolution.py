@@ -1,15 +1,23 @@
-"""`ambiguous-resolution`: uses of one blocking ability that block each other (A blocks B
-while B blocks A), so that the night has several consistent outcomes, or none.
+"""`ambiguous-resolution`: players whose blocks block each other (A blocks B while B blocks
+A), so that the night has several consistent outcomes, or none.
 
-Only uses of one step can depend on each other this way: steps of different abilities run in
-an order (declared, or each order tried: that is `ambiguous-order`). So the question arises
-only where two players can hold one blocking ability, dealt it or made holders by a
+Uses of one step act together, so they can depend on each other this way: the question
+arises where two players can hold one blocking ability, dealt it or made holders by a
 conversion. The encoding resolves such a step as the interpreter does (every consistent
 reading of who is blocked is an outcome; with none, all act: blocking.mutual_blocks; when
-more could act at once than it follows, Encoded.unfollowed says so) and marks
-the phases where the readings are several or none. The first such phase after a game the
-rules decide is the finding; its witness is replayed through the interpreter, which shows
-every reading as an outcome.
+more could act at once than it follows, Encoded.unfollowed says so) and marks the phases
+where the readings are several or none. The first such phase after a game the rules decide
+is the finding; its witness is replayed through the interpreter, which shows every reading
+as an outcome.
+
+Uses of two blocking abilities the spec leaves unordered can block each other too (a cycle
+of blocks across abilities: the Jailer jails the Beauty who charms him). Each order lets the
+block that resolves first take effect and stop the other, so the orders give exactly the
+two readings; the rules do not say which holds. Such a cycle is reported here, naming both
+abilities and both players, and not as an `ambiguous-order` (which sets the cycle's players
+aside); a declared order (`resolve`, `wake`) breaks it. It is found the same way, from the
+encoding's pv.cycles (blocking.block_cycles), and confirmed by the interpreter's block-cycle
+hole for the two abilities (Resolver._block_cycles).
 """
 
 from __future__ import annotations
@@ -17,7 +25,8 @@ from __future__ import annotations
 from .. import holes, registry
 from ..crosscheck.witness import evidence, last_phase_outcomes
 from ..findings import Finding, Related
-from ..vocabulary import verbs
+from ..moderator_log import Names
+from ..vocabulary import in_block_cycles, verbs
 
 
 def analyse(scenario, encodings) -> list[Finding]:
@@ -32,7 +41,71 @@ def analyse(scenario, encodings) -> list[Finding]:
                 found = _first(enc, a, kind)
                 if found is not None:
                     out.append(found)
+        cyclers = [a for a in scenario.abilities if in_block_cycles(scenario, a)]
+        for i, a in enumerate(sorted(cyclers, key=lambda a: a.key)):
+            for b in sorted(cyclers, key=lambda a: a.key)[i + 1:]:
+                found = _first_cycle(enc, a, b)
+                if found is not None:
+                    out.append(found)
     return out
+
+
+def _first_cycle(enc, a, b) -> Finding | None:
+    """The first reachable phase where users of a and b (unordered) block each other."""
+    def cycle_at(e, t):
+        return [c for c, x, y, _, _ in e.game.vars[t].cycles if (x.key, y.key) == (a.key, b.key)]
+    deepest = enc.deepest()
+    if not any(cycle_at(deepest, t) for t in range(len(deepest.game.vars))):
+        return None  # the two are ordered, or never used against each other
+    found = enc.search_after_clean(cycle_at)
+    if found.status != "sat":
+        return enc.unanswered(found, f"whether users of {a.display} and {b.display} can block each other",
+                              a.name_span or a.span)
+    enc, t, where = found.enc, found.t, found.where
+    phase = enc.game.phases[t]
+    w = enc.witness(found.result, t, f"{a.display} and {b.display} block each other")
+    cycles = _cycle_holes(w.answer.outcomes if w.answer else [], a, b)
+    if not cycles:
+        return enc.inconclusive(
+            f"users of {a.display} and {b.display} that block each other on {phase}",
+            "the solver's game does not replay through the interpreter with that hole (an encoding bug)",
+            a.name_span or a.span, witness=w)
+    return _cycle_finding(enc.sc, enc.game.seats, a, b, cycles[0].seats, w, phase, where)
+
+
+def _cycle_finding(scenario, seats, a, b, pair, w, phase, where) -> Finding:
+    c = registry.CODES[registry.AMBIGUOUS_RESOLUTION]
+    answer = w.answer
+    names = Names(scenario, seats)
+    x, y = pair
+    data = evidence(w, scenario, seats)
+
+    def heading(i, names, last):
+        held = [f"{a.display} by {names.seat(x)} takes effect"] if y in last.blocked and x not in last.blocked \
+            else [f"{b.display} by {names.seat(y)} takes effect"] if x in last.blocked and y not in last.blocked \
+            else []
+        order = " → ".join(names.step(s) for s in last.order if s != "deaths")
+        return [f"reading {i}: " + "; ".join(held + [f"order: {order}"])]
+    data["outcomes"] = last_phase_outcomes(scenario, seats, answer.outcomes, heading)
+    ids = tuple(dict.fromkeys(r.id for ab in (a, b) for r in ab.clause_cites + ab.cites))
+    ids += tuple(r.id for d in scenario.wakes for r in d.cites if r.id not in ids)
+    roles = [r.key for ab in (a, b) for r in (ab.actor.roles or (ab.actor.name,))]
+    return Finding(c.code, c.kind, c.severity,
+                   f"{a.display} by {names.seat(x)} and {b.display} by {names.seat(y)} block each other on "
+                   f"a reachable {phase}, with no declared order between {a.display} and {b.display}: "
+                   f"{len(answer.outcomes)} consistent outcomes (whichever block resolves first takes "
+                   f"effect and stops the other); the rules do not say which block takes effect ({where})",
+                   a.name_span or a.span,
+                   (Related(b.display, b.name_span or b.span),)
+                   + tuple(Related(f"{scenario.role_by_key[r].display}", scenario.role_by_key[r].span)
+                           for r in dict.fromkeys(roles) if r in set(seats)),
+                   ids, data)
+
+
+def _cycle_holes(outcomes, a, b) -> list:
+    """The block-cycle holes of `a` and `b` in the last phase of the outcomes."""
+    return [h for o in outcomes for h in o.reports[-1].holes
+            if h.kind == holes.BLOCK_CYCLE and (h.source, h.other) == (a.key, b.key)]
 
 
 def _first(enc, a, kind: str) -> Finding | None:
