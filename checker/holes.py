@@ -18,6 +18,11 @@ TIE = "tie"  # a tied vote with no tie rule
 CONTRADICTION = "contradiction"  # two rules conclude opposite things, neither an exception
 MUTUAL_NONE = "mutual-none"  # uses of one ability block each other with no consistent reading
 MUTUAL_SEVERAL = "mutual-several"  # … or with several
+# Users of two blocking abilities the rules leave unordered who block each other (a cycle of
+# blocks across abilities: A's user blocks B's while B's blocks A's): each order lets one of
+# the two blocks take effect. Its source and other are the two abilities, its seats the two
+# players (the user of the source first).
+BLOCK_CYCLE = "block-cycle"
 READINGS = "readings"  # the readings of when a win is checked disagree
 OPEN_WIN = "open-win"  # whether a side whose win the rulebook does not write has won
 OVERLAP = "overlap"  # two sides meet their win conditions and no priority decides
@@ -27,7 +32,7 @@ TRUNCATED = "truncated"  # too many resolution orders to try them all
 OPEN_LIMIT = "open-limit"  # a use allowed only if a blocked use does not count
 
 KINDS = (UNSPECIFIED, NO_ROW, NO_VOTE, NO_QUORUM, TIE, CONTRADICTION, MUTUAL_NONE, MUTUAL_SEVERAL,
-         READINGS, OPEN_WIN, OVERLAP, LEADERLESS, UNSTABLE, TRUNCATED, OPEN_LIMIT)
+         BLOCK_CYCLE, READINGS, OPEN_WIN, OVERLAP, LEADERLESS, UNSTABLE, TRUNCATED, OPEN_LIMIT)
 
 DAY = "day"  # the source of the day's holes (the `day` block)
 
@@ -38,6 +43,7 @@ class Hole:
     message: str  # the moderator's words
     source: str = ""  # the key of the declaration behind it: ability, rule, team, side, or `day`
     other: str = ""  # a second declaration where two are involved (the stay rule of a contradiction)
+    seats: tuple = ()  # the players it concerns, where an analysis names them (a block cycle's two)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -12,7 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import fields, is_dataclass
 
+from typing import TYPE_CHECKING
+
 from . import ast
+
+if TYPE_CHECKING:
+    from .model import Ability, Scenario
 
 # ------------------------------------------------------------------ the verbs, by what they do
 
@@ -63,6 +68,16 @@ def is_blocking(effects: Iterable[ast.AnyEffect]) -> bool:
     or a protection from blocks."""
     return any(e.verb in BLOCKS or (e.verb == "protect" and any(n.key == "block" for n in e.names))
                for e in flat(effects))
+
+
+def in_block_cycles(scenario: Scenario, ability: Ability) -> bool:
+    """Whether the uses of a blocking ability can be part of a block cycle across abilities
+    (its user blocks another's user who blocks him back, the two abilities unordered): a
+    role's ability that blocks, not a card (one a phase), nor a team's option (one use a
+    phase for the team), nor one that waits to act on a trigger."""
+    return ability.actor is not None and ability.actor.kind == "role" and not ability.is_card \
+        and "block" in verbs(ability.effects) and not any(t.timing == "immediately" for t in ability.triggers) \
+        and not any(ability.key in team.options for team in scenario.teams)
 
 
 # ------------------------------------------------------------------ one walk over the tree

@@ -23,6 +23,8 @@ CASES = {
     "host": (ROOT / "tests" / "fixtures" / "host.mafia", 8),
     # two players with one blocking ability (uses that block each other)
     "mutual": (ROOT / "examples" / "broken" / "hostage_takers_block_each_other.mafia", 6),
+    # two unordered blocking abilities whose users can block each other (a block cycle)
+    "cycle": (ROOT / "examples" / "broken" / "jailer_and_beauty_block_each_other.mafia", 5),
 }
 SCENARIOS = {name: load(str(path)) for name, (path, _) in CASES.items()}
 

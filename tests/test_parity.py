@@ -6,7 +6,9 @@ phase-by-phase compare or an analysis."""
 from pathlib import Path
 
 from playing import bind, interpret
+from mafiacheck import holes
 from mafiacheck.crosscheck.differential import compare
+from mafiacheck.encode.unroll import Game
 from mafiacheck.interpreter.play import Player
 from mafiacheck.pipeline import check_file, load
 
@@ -205,3 +207,64 @@ def test_a_cancel_of_a_blocking_step_depends_on_their_order_for_both():
     text = "query q { night 1 { shot on citizen@1  pardon on jailer  jail on boss } }"
     assert exits_of(interpret(sc, text)) == [[], [(3, "shot")]]
     assert agree_along(sc, text) == []
+
+
+# ------------------------------------------------------------------ block cycles across abilities
+
+def blocked_of(answer) -> list[list[int]]:
+    return sorted(sorted(o.reports[-1].blocked) for o in answer.outcomes)
+
+
+def cycle_holes(answer) -> set:
+    return {(h.source, h.other, h.seats) for o in answer.outcomes for h in o.reports[-1].holes
+            if h.kind == holes.BLOCK_CYCLE}
+
+
+def test_a_block_cycle_across_abilities_is_the_two_readings_and_a_hole_for_both():
+    # The Jailer jails the Beauty who charms him, Jail and Charm unordered: the orders give
+    # exactly the two readings (each block, stopping the other), as before the cycle was
+    # named; every outcome carries the hole, and the encoding has the cycle exactly then
+    # (compare holds pv.cycles to the interpreter's hole).
+    sc = probe("block_cycle")
+    text = "query q { night 1 { shot on citizen@1  jail on beauty  charm on jailer } }"
+    answer = interpret(sc, text)
+    assert answer.verdict == "ambiguous"
+    assert blocked_of(answer) == [[1], [2]]
+    assert exits_of(answer) == [[(4, "shot")], [(4, "shot")]]
+    assert cycle_holes(answer) == {("charm", "jail", (2, 1))}
+    assert all(len(o.reports[-1].holes) == 1 for o in answer.outcomes)
+    bound = bind(sc, text)
+    phase, uses = bound.phases[0]
+    game = Game(sc, tuple(bound.state.roles), 1, start=bound.state, first_phase=phase.index, symmetry=False)
+    assert [(a.key, b.key, x, y) for _, a, b, x, y in game.vars[0].cycles] == [("charm", "jail", 2, 1)]
+    assert agree_along(sc, text) == []
+
+
+def test_no_block_cycle_without_the_block_back_or_with_a_third_block_first_for_both():
+    sc = probe("block_cycle")
+    # The Beauty does not charm: one block, one outcome, no hole.
+    one = "query q { night 1 { shot on citizen@1  jail on beauty } }"
+    assert interpret(sc, one).verdict == "determined" and not cycle_holes(interpret(sc, one))
+    assert agree_along(sc, one) == []
+    # The Witch's Hex comes after both: the cycle stands, the Hex on the Boss is a block of
+    # its own in every order.
+    hexed = "query q { night 1 { shot on citizen@1  jail on beauty  charm on jailer  hex on boss } }"
+    answer = interpret(sc, hexed)
+    assert cycle_holes(answer) == {("charm", "jail", (2, 1))} and exits_of(answer) == [[], []]
+    assert agree_along(sc, hexed) == []
+
+
+def test_a_block_cycle_is_ambiguous_resolution_not_ambiguous_order():
+    every = findings("block_cycle", ("ambiguous-order", "ambiguous-resolution"))
+    assert [c for c, _ in every] == ["MC208"], every
+    assert all(name in every[0][1] for name in ("Jail by @2 (Jailer)", "Charm by @3 (Beauty)")), every
+
+
+def test_an_order_disagreement_besides_a_cycle_is_still_ambiguous_order():
+    # The Jailer may jail anyone: jailing the Boss whom the Beauty does not free is an order
+    # disagreement no cycle explains (MC207, its witness no cycle), beside the cycle (MC208).
+    result = check_file(str(ROOT / "examples" / "broken" / "jailer_and_beauty_block_each_other.mafia"),
+                        select=("ambiguous-order", "ambiguous-resolution"))
+    by_code = {f.code: f for f in result.findings}
+    assert sorted(by_code) == ["MC207", "MC208"], [(f.code, f.message) for f in result.findings]
+    assert not any("block each other" in line for o in by_code["MC207"].witness["outcomes"] for line in o)

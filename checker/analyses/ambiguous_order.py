@@ -6,6 +6,11 @@ solver looks for a reachable phase where two orders of the blocking steps block 
 players (or cancel different uses), and the difference touches a player who acts that phase
 (or the use cancelled). The interpreter then replays
 that phase in every order; only a replay with two distinct outcomes is reported, both shown.
+
+Two players whose blocks of two unordered abilities block each other (a block cycle) are
+`ambiguous-resolution`'s: the orders then differ by which of the two blocks takes effect,
+reported there with both readings. So a player of a cycle (pv.cycles) is set aside here
+where the cycle holds; an order that blocks any other player differently is still found.
 """
 
 from __future__ import annotations
@@ -60,8 +65,12 @@ def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
 
 def _differences(game: Prefix, pv: PhaseVars) -> list:
     """Two orders block a player differently, and he acts in the phase (on his own or as
-    his team's chosen member), or cancel a use that is made one way and not the other."""
+    his team's chosen member), or cancel a use that is made one way and not the other. A
+    player blocking in a block cycle is not counted where the cycle holds (ambiguous-resolution
+    reports it)."""
     diff = []
+    F = z3.BoolVal(False, game.ctx)
+    in_cycle = [z3.Or([F] + [c for c, _, _, x, y in pv.cycles if s in (x, y)]) for s in range(game.n)]
     for i, j in itertools.combinations(range(len(pv.perm_blocked)), 2):
         for s in range(game.n):
             acts = [u.used for u in pv.uses if u.key == s]
@@ -69,7 +78,8 @@ def _differences(game: Prefix, pv: PhaseVars) -> list:
                     if u.actor is not None and not isinstance(u.actor, int)]
             if not acts and not team:
                 continue
-            diff.append(z3.And(z3.Xor(pv.perm_blocked[i][s], pv.perm_blocked[j][s]), z3.Or(acts + team)))
+            diff.append(z3.And(z3.Xor(pv.perm_blocked[i][s], pv.perm_blocked[j][s]), z3.Or(acts + team),
+                               z3.Not(in_cycle[s])))
         diff += _cancels_differ(game, pv, i, j)
     return diff
 

@@ -20,6 +20,7 @@ from ..encode.terms import Unsupported
 from ..encode.legality import max_targets
 from ..encode.unroll import NONE, Game
 from ..encode.vote import TieEffect, quorum_at_vote, votes_at_vote
+from .. import holes
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
@@ -227,7 +228,31 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
                       key=len)
         return Verdict(False, f"the encoding reaches an outcome the interpreter does not: alive={alive}"
                        f"; it differs in {', '.join(nearest)}", covered)
+    cycles = _cycles_differ(solver, pv, results)
+    if cycles:
+        return Verdict(False, cycles, covered)
     return Verdict(True, f"{len(results)} outcome(s) agree", covered)
+
+
+def _cycles_differ(solver: z3.Solver, pv: PhaseVars, results: list[tuple[State, Report]]) -> str:
+    """The block cycles of the phase (blocking.block_cycles, Resolver._block_cycles): the
+    encoding's condition must hold exactly for the cycles the interpreter's hole names."""
+    said = {(h.source, h.other, h.seats) for _, report in results for h in report.holes
+            if h.kind == holes.BLOCK_CYCLE}
+    encoded = set()
+    for cond, a, b, x, y in pv.cycles:
+        key = (a.key, b.key, (x, y))
+        encoded.add(key)
+        r = ask(solver, z3.Not(cond) if key in said else cond)
+        if r.status == "sat":
+            return (f"the block cycle of {a.key} by @{x + 1} and {b.key} by @{y + 1}: the interpreter "
+                    f"{'reports' if key in said else 'does not report'} it, the encoding "
+                    f"{'need not have' if key in said else 'can have'} it")
+    missing = sorted(said - encoded)
+    if missing:
+        a, b, (x, y) = missing[0]
+        return f"the block cycle of {a} by @{x + 1} and {b} by @{y + 1}: the interpreter reports it, the encoding cannot"
+    return ""
 
 
 # Every field of `evaluate.State` that the encoding's state has; `settings`, `round`,

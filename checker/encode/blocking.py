@@ -12,7 +12,7 @@ import z3
 
 from .. import holes
 from ..holes import Hole
-from ..vocabulary import flat, is_blocking
+from ..vocabulary import flat, in_block_cycles, is_blocking
 from .passes import Pass
 from .terms import And, Eq, Events, If, Implies, Not, Or, View, compare_op, count_of, pick, truth
 
@@ -50,6 +50,7 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
     order = game.ranged(f"t{p.t}_{p.tag}_order", 0, len(perms) - 1) if len(perms) > 1 else game.I(0)
     result = Blocking(steps, [], order, perms)
     results = [_one_order(p, result, i, perm, by_ability, rules) for i, perm in enumerate(perms)]
+    block_cycles(p, perms, by_ability, [r[4] for r in results])
     if len(perms) > 1:
         game.add(And(order >= 0, order < len(perms)))
         if p.tag in ("n", "b"):
@@ -72,7 +73,9 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
 
 
 def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dict, rules) -> tuple:
-    """The blocking steps in one order: (blocked, shielded, events, cancelled) per seat."""
+    """The blocking steps in one order: (blocked, shielded, events, cancelled) per seat, and
+    what block_cycles reads: ({(ability, user, seat): his block took}, {(ability, user): his
+    use of it was taken away by a block})."""
     game, pv = p.game, p.pv
     F = game.B(False)
     blocked = [F] * p.n
@@ -80,6 +83,8 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
     cancelled: dict = {}  # ability -> per seat (as Blocking.cancelled)
     evs = Events(game.ctx)
     fired: dict = {}
+    hits: dict = {}
+    taken: dict = {}
     in_order = result.in_order(perm_index, game.B(True))
     _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
     for step in perm:
@@ -90,7 +95,11 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
         was = list(cancelled.get(step, [F] * p.n))
         stopped = [Or(before[s], was[s]) for s in range(p.n)]
         dropped = mutual_blocks(p, perm_index, by_ability[step], stopped, shield, in_order)
+        cycles = in_block_cycles(game.sc, game.sc.ability_by_key[step])
         for u in by_ability[step]:
+            watched = cycles and u.key != -1 and isinstance(u.actor, int)
+            if watched:
+                taken[(step, u.key)] = Or(taken.get((step, u.key), F), And(u.acts, Not(was[u.key]), before[u.key]))
             eff = u.acts
             if u.actor is not None:
                 eff = And(eff, Not(pick(u.actor, was)))
@@ -120,9 +129,39 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                         else:
                             evs.add(("save", s), on)
                         continue
+                    if watched and e.verb == "block":
+                        hits[(step, u.key, s)] = Or(hits.get((step, u.key, s), F), And(on, Not(shield[s])))
                     blocking_effect(e, on, s, blocked, shield, evs, cancelled)
         _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
-    return blocked, shield, evs, cancelled
+    return blocked, shield, evs, cancelled, (hits, taken)
+
+
+def block_cycles(p: Pass, perms: list, by_ability: dict, marks: list) -> None:
+    """Users of two blocking abilities the spec leaves unordered who block each other, as
+    Resolver._block_cycles finds them: x's use of A and y's use of B form a cycle when, in
+    some order with A first, x's block takes and y's use of B is taken away by a block, and
+    in some order with B first, y's takes and x's use of A is taken away. Each order is one
+    reading (the block that takes effect): recorded per phase in pv.cycles as (condition,
+    A, B, x, y), for `ambiguous-resolution` (and set aside by `ambiguous-order`)."""
+    game, pv = p.game, p.pv
+    F = game.B(False)
+    steps = sorted(a for a in by_ability if in_block_cycles(game.sc, game.sc.ability_by_key[a]))
+    for a, b in itertools.combinations(steps, 2):
+        first_a = [i for i, q in enumerate(perms) if q.index(a) < q.index(b)]
+        first_b = [i for i, q in enumerate(perms) if q.index(b) < q.index(a)]
+        if not first_a or not first_b:
+            continue
+        xs = sorted({u.key for u in by_ability[a] if u.key != -1 and isinstance(u.actor, int)})
+        ys = sorted({u.key for u in by_ability[b] if u.key != -1 and isinstance(u.actor, int)})
+        for x, y in itertools.product(xs, ys):
+            if x == y:
+                continue
+            one = Or([F] + [And(marks[i][0].get((a, x, y), F), marks[i][1].get((b, y), F)) for i in first_a])
+            other = Or([F] + [And(marks[i][0].get((b, y, x), F), marks[i][1].get((a, x), F)) for i in first_b])
+            if truth(one) is False or truth(other) is False:
+                continue
+            pv.cycles.append((And(pv.active, one, other), game.sc.ability_by_key[a],
+                              game.sc.ability_by_key[b], x, y))
 
 
 def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order, cancelled: dict) -> None:

@@ -38,7 +38,7 @@ from ..evaluate import EvalError, Evaluator, State
 from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, rule_applies_at
-from ..vocabulary import SHIELDS, STATE_WRITES, flat, is_blocking, verbs
+from ..vocabulary import SHIELDS, STATE_WRITES, flat, in_block_cycles, is_blocking, verbs
 from .bind import BoundUse
 from .legal import pending_for, seat_name
 
@@ -126,6 +126,7 @@ class Scratch:
     buffering: bool = False  # stage 2: state changes wait in `writes` until after the deaths
     writes: list = field(default_factory=list)
     frozen_events: frozenset | None = None  # what stage 2's conditions see: stage 1's events
+    hits: set = field(default_factory=set)  # (ability, user, seat): a use's block that took (block cycles)
 
     def clone(self) -> "Scratch":
         report = Report(self.report.phase, list(self.report.order), list(self.report.exits),
@@ -143,7 +144,7 @@ class Scratch:
                        list(self.defenses), list(self.strict), set(self.triggered),
                        set(self.cancelled_uses), set(self.fired_rules),
                        list(self.decided_strict), self.buffering, list(self.writes),
-                       self.frozen_events)
+                       self.frozen_events, set(self.hits))
 
     def key(self) -> tuple:
         return (frozenset(self.events), frozenset(self.blocked),
@@ -151,7 +152,7 @@ class Scratch:
                 tuple(self.attacks), tuple(self.defenses), tuple(self.strict),
                 frozenset(self.triggered), frozenset(self.cancelled_uses),
                 frozenset(self.fired_rules), self.state.key(),
-                self.report.key())
+                self.report.key(), frozenset(self.hits), frozenset(self.report.blocked_uses))
 
 
 class Resolver:
@@ -216,6 +217,9 @@ class Resolver:
 
         self.fire_rules(start, self.blocking_rules)
         walk(start, frozenset(blocking))
+        cycles = self._block_cycles(after_blocks)
+        for scratch in after_blocks:
+            scratch.report.holes.extend(cycles)
         results: dict[tuple, Scratch] = {}
         for scratch in after_blocks:
             scratch.buffering = True
@@ -233,6 +237,32 @@ class Resolver:
                 o.report.holes.append(Hole(holes.TRUNCATED, "too many resolution orders to try them "
                                            "all; the outcomes shown are some of the possible ones"))
         return outcomes
+
+    def _block_cycles(self, after_blocks: list[Scratch]) -> list[Hole]:
+        """Users of two blocking abilities A and B the spec leaves unordered who block each
+        other: in an order with A first, x's use of A blocks y and y's use of B is taken away
+        by a block; in one with B first, y's blocks x and x's is taken away. Each order gives
+        one of the two readings (the block that takes effect); the hole marks every outcome of
+        the phase (encode.blocking.block_cycles asks the same of the encoding)."""
+        eligible = {a.key for a in self.sc.abilities if in_block_cycles(self.sc, a)}
+        halves = set()  # (A, x, B, y): an order with A before B where x's A took y's B away
+        for sc in after_blocks:
+            order = sc.report.order
+            for a, x, y in sc.hits:
+                for b, seat in sc.report.blocked_uses:
+                    if seat == y != x and a != b and a in eligible and b in eligible and \
+                            order.index(a) < order.index(b):
+                        halves.add((a, x, b, y))
+        out = []
+        for a, x, b, y in sorted(halves):
+            if a < b and (b, y, a, x) in halves:
+                A, B = self.abilities[a], self.abilities[b]
+                st = after_blocks[0].state
+                out.append(Hole(holes.BLOCK_CYCLE, f"'{A.display}' by {seat_name(self.sc, st, x)} and "
+                                f"'{B.display}' by {seat_name(self.sc, st, y)} block each other, with no "
+                                "declared order: either block can be the one that takes effect",
+                                a, b, (x, y)))
+        return out
 
     def _acting_order(self, steps: list[str]) -> list[str]:
         """Stage 2 acts together; only a triggered ability must follow the attacks that can
@@ -451,6 +481,8 @@ class Resolver:
         if "block" in sc.shields.get(seat, ()):
             sc.report.changes.append(f"{self.name(sc, seat)} was protected from a block")
         else:
+            if actor is not None and isinstance(source, Ability):
+                sc.hits.add((src, actor, seat))
             sc.blocked.add(seat)
             sc.events.add(("blocked", seat))
             if seat not in sc.report.blocked:
