@@ -47,7 +47,7 @@ from ..findings import Finding, Related
 from .encoded import Encoded
 
 ATTEMPTS = 6  # candidate states per encoding searched
-CANDIDATES = 3  # states the proof cannot rule out, searched for before the verdict is inconclusive
+CANDIDATES = 8  # states the proof cannot rule out, searched for before the verdict is inconclusive
 DEEPEST = 3  # rounds: the longest games searched for a stuck state the proof could not rule out
 PLAYOUTS = 16  # random games from a candidate before the solver is asked
 PLAYOUT_CYCLES = 6  # their length, in cycles (a day and a night)
