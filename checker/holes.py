@@ -25,9 +25,10 @@ LEADERLESS = "leaderless"  # the rules name nobody to decide for a team
 UNSTABLE = "unstable"  # who leaves depends on itself with no stable answer
 TRUNCATED = "truncated"  # too many resolution orders to try them all
 OPEN_LIMIT = "open-limit"  # a use allowed only if a blocked use does not count
+UNSETTLED = "unsettled"  # rules that feed each other still apply anew after as many rounds as rules
 
 KINDS = (UNSPECIFIED, NO_ROW, NO_VOTE, NO_QUORUM, TIE, CONTRADICTION, MUTUAL_NONE, MUTUAL_SEVERAL,
-         READINGS, OPEN_WIN, OVERLAP, LEADERLESS, UNSTABLE, TRUNCATED, OPEN_LIMIT)
+         READINGS, OPEN_WIN, OVERLAP, LEADERLESS, UNSTABLE, TRUNCATED, OPEN_LIMIT, UNSETTLED)
 
 DAY = "day"  # the source of the day's holes (the `day` block)
 
@@ -45,3 +46,21 @@ class Hole:
 
     def __str__(self) -> str:
         return self.message
+
+
+# ------------------------------------------------------------------ the words, from one place
+#
+# Both implementations make their holes here, so a hole the encoding reports (MC203) reads as
+# the one the interpreter shows when it replays the game (tests/test_holes.py).
+
+
+def unsettled(rule: str, source: str, count: int) -> Hole:
+    """A rule that still applies anew after `count` rounds of its stage's rules."""
+    return Hole(UNSETTLED, f"rule {rule}: it still applies anew after {count} round"
+                f"{'s' if count != 1 else ''} of the rules (rules that feed each other are "
+                "followed for as many rounds as there are rules)", source)
+
+
+def unspecified(shown: str, what: str, source: str) -> Hole:
+    """An `unspecified "…"` effect of an ability or a rule (`shown`: its name as shown)."""
+    return Hole(UNSPECIFIED, f"{shown}: {what}", source)

@@ -205,3 +205,43 @@ def test_a_cancel_of_a_blocking_step_depends_on_their_order_for_both():
     text = "query q { night 1 { shot on citizen@1  pardon on jailer  jail on boss } }"
     assert exits_of(interpret(sc, text)) == [[], [(3, "shot")]]
     assert agree_along(sc, text) == []
+
+
+# ------------------------------------------------------------------ rules in rounds
+
+def test_a_rule_sees_what_a_rule_declared_after_it_writes_in_a_later_round_for_both():
+    # `to_third` reads `second`, which `to_second` (declared after it) writes from `first`,
+    # which `shot_first` (after both) writes: three rounds. `remembered` reads the inquiry
+    # `survivor_checked` (after it) makes: two.
+    sc = probe("rule_rounds")
+    saved = "query q { night 1 { shot on citizen@1  heal on citizen@1 } }"
+    memories = interpret(sc, saved).outcomes[0].state.memories
+    assert [memories.get(m) for m in ("first", "second", "third", "seen")] == [frozenset({2})] * 4
+    assert agree_along(sc, saved) == []
+
+
+def test_a_rule_acts_once_a_phase_though_the_day_resolves_twice_for_both():
+    # The day resolves before the vote and after it; the Doc tires once (3 -> 2).
+    sc = probe("rule_rounds")
+    text = "query q { night 1 { shot on citizen@1  heal on doc }  day 1 { vote none } }"
+    assert interpret(sc, text).outcomes[0].state.counters[1] == {"grit": 2}
+    assert agree_along(sc, text) == []
+
+
+def test_rules_that_do_not_settle_within_as_many_rounds_as_rules_are_a_hole_for_both():
+    sc = probe("unsettled")
+    text = "query q { night 1 { guard_shot on boss } }"
+    answer = interpret(sc, text)
+    assert answer.verdict == "undefined"
+    said = [h for r in answer.outcomes[0].reports for h in r.holes]
+    assert [(h.kind, h.source) for h in said] == [("unsettled", "spread")]
+    assert agree_along(sc, text) == []
+    found = [m for c, m in findings("unsettled", ("undefined",)) if c == "MC203"]
+    assert len(found) == 1 and said[0].message in found[0], found
+    # With a second rule after the deaths, two rounds are followed: every player is tagged.
+    two = probe("unsettled_two")
+    answer = interpret(two, text)
+    assert answer.verdict == "determined"
+    assert answer.outcomes[0].state.memories["tagged"] == frozenset({0, 1, 2, 3})
+    assert agree_along(two, text) == []
+    assert not [m for c, m in findings("unsettled_two", ("undefined",)) if c == "MC203"]

@@ -14,6 +14,7 @@ from .. import holes
 from ..holes import Hole
 from ..vocabulary import flat, is_blocking
 from .passes import Pass
+from .rule_pass import settle
 from .terms import And, Eq, Events, If, Implies, Not, Or, View, compare_op, count_of, pick, truth
 
 # Users of one blocking ability acting together whose readings are listed (2^4 subsets of
@@ -62,6 +63,9 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
         result.cancelled[a] = [Or([And(order == i, r[3][a][s]) for i, r in enumerate(results) if a in r[3]])
                                for s in range(p.n)]
     F = game.B(False)
+    for key in sorted(set().union(*[set(r[4]) for r in results]), key=repr):
+        pv.rules_fired[key] = results[0][4].get(key, F) if len(results) == 1 else \
+            Or([And(order == i, r[4].get(key, F)) for i, r in enumerate(results)])
     keys = set().union(*[set(r[2].keys()) for r in results])
     for key in sorted(keys, key=repr):
         if len(results) == 1:
@@ -79,7 +83,7 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
     shield = [F] * p.n
     cancelled: dict = {}  # ability -> per seat (as Blocking.cancelled)
     evs = Events(game.ctx)
-    fired: dict = {}
+    fired = dict(pv.rules_fired)  # the rules' bindings that acted earlier in the phase
     in_order = result.in_order(perm_index, game.B(True))
     _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
     for step in perm:
@@ -122,26 +126,27 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                         continue
                     blocking_effect(e, on, s, blocked, shield, evs, cancelled)
         _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
-    return blocked, shield, evs, cancelled
+    return blocked, shield, evs, cancelled, fired
 
 
 def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order, cancelled: dict) -> None:
-    """Rules that block act once each, when they apply (after each blocking step, in the
-    order `in_order` says is played)."""
+    """Rules that block act after each blocking step (in the order `in_order` says is
+    played), until nothing changes (rule_pass.settle); each binding once a phase."""
     game = p.game
-    F = game.B(False)
-    for rule in rules:
-        for combo, env, cond, view in game.bindings(rule, p.S, evs, guard=in_order):
-            key = (rule.name.key, combo)
-            now = And(cond, Not(fired.get(key, F)))
-            fired[key] = Or(fired.get(key, F), cond)
-            for e in flat(rule.then):
-                if e.verb == "win":
-                    p.pv.declare(e.name.key, And(in_order, now))
-                    continue
-                for s in range(p.n):
-                    target = game.on(e, view, None, s)
-                    blocking_effect(e, And(now, target), s, blocked, shield, evs, cancelled)
+
+    def read(rule):
+        return game.bindings(rule, p.S, evs, guard=in_order)
+
+    def act(rule, combo, env, now, view):
+        for e in flat(rule.then):
+            if e.verb == "win":
+                p.pv.declare(e.name.key, And(in_order, now))
+                continue
+            for s in range(p.n):
+                target = game.on(e, view, None, s)
+                blocking_effect(e, And(now, target), s, blocked, shield, evs, cancelled)
+
+    settle(p, rules, fired, read, act, in_order, hits=False)
 
 
 def blocking_effect(e, cond, s: int, blocked: list, shield: list, evs: Events,

@@ -38,6 +38,7 @@ from ..evaluate import EvalError, Evaluator, State
 from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, rule_applies_at
+from ..rule_rounds import max_rounds
 from ..vocabulary import SHIELDS, STATE_WRITES, flat, is_blocking, verbs
 from .bind import BoundUse
 from .legal import pending_for, seat_name
@@ -673,11 +674,21 @@ class Resolver:
         return out
 
     def fire_rules(self, sc: Scratch, rules) -> None:
-        """Rules whose conclusions are not exits act once each, when they apply: those that
-        block after each blocking step, the others after the deaths."""
+        """Rules whose conclusions are not exits act when they apply, until nothing changes:
+        those that block after each blocking step, the others after the deaths. In rounds,
+        each in declaration order: a rule's bindings are read before any of them acts, and
+        each binding acts once a phase. Rules that feed each other and still apply anew after
+        as many rounds as there are rules are a hole (rule_rounds.max_rounds)."""
+        limit = max_rounds(rules)
         changed = True
         rounds = 0
-        while changed and rounds < 10:
+        while changed:
+            if rounds == limit:
+                for rule in rules:
+                    if any((rule.name.key, tuple(sorted(env.items()))) not in sc.fired_rules
+                           for env in self.applicable(sc, rule)):
+                        sc.report.holes.append(holes.unsettled(rule.name.text, rule.name.key, limit))
+                return
             changed = False
             rounds += 1
             for rule in rules:
