@@ -245,3 +245,38 @@ def test_rules_that_do_not_settle_within_as_many_rounds_as_rules_are_a_hole_for_
     assert answer.outcomes[0].state.memories["tagged"] == frozenset({0, 1, 2, 3})
     assert agree_along(two, text) == []
     assert not [m for c, m in findings("unsettled_two", ("undefined",)) if c == "MC203"]
+
+
+# ------------------------------------------------------------------ blocks falling due, wins of a blocking step
+
+def test_blocks_falling_due_and_wins_of_a_blocking_step_are_encoded():
+    every = findings("delayed_blocks", ("undefined", "dead-rule", "unreachable-win"))
+    assert not [f for f in every if f[0] in ("MC900", "MC200")], every
+
+
+def test_a_cancel_falling_due_takes_away_the_uses_for_both():
+    sc = probe("delayed_blocks")
+    cursed = "query q { night 1 { curse on boss }  day 1 { vote none }  night 2 { shot on citizen@1 } }"
+    assert exits_of(interpret(sc, cursed)) == [[]]
+    assert agree_along(sc, cursed) == []
+    elsewhere = "query q { night 1 { curse on citizen@1 }  day 1 { vote none }  night 2 { shot on citizen@1 } }"
+    assert exits_of(interpret(sc, elsewhere)) == [[(4, "shot")]]
+    assert agree_along(sc, elsewhere) == []
+
+
+def test_a_block_falling_due_blocks_for_both():
+    sc = probe("delayed_blocks")
+    text = "query q { night 1 { promise on boss }  day 1 { vote none }  night 2 { shot on citizen@1 } }"
+    assert exits_of(interpret(sc, text)) == [[]]
+    assert agree_along(sc, text) == []
+
+
+def test_a_win_declared_by_a_blocking_step_for_both():
+    sc = probe("delayed_blocks")
+    named = "query q { night 1 { seer_jail on boss } }"
+    assert winner_of(sc, named) == "town"
+    assert agree_along(sc, named) == []
+    # The Jailer's block of the Seer, if it comes first, takes the declaration away.
+    raced = "query q { night 1 { seer_jail on boss  jail on seer } }"
+    assert sorted(str(o.winner) for o in interpret(sc, raced).outcomes) == ["None", "town"]
+    assert agree_along(sc, raced) == []

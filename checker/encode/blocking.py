@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 
 import z3
 
-from .. import holes
+from .. import ast, holes
 from ..holes import Hole
 from ..vocabulary import flat, is_blocking
 from .passes import Pass
+from .phase_vars import NONE
 from .rule_pass import settle
 from .terms import And, Eq, Events, If, Implies, Not, Or, View, compare_op, count_of, pick, truth
 
@@ -85,6 +86,8 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
     evs = Events(game.ctx)
     fired = dict(pv.rules_fired)  # the rules' bindings that acted earlier in the phase
     in_order = result.in_order(perm_index, game.B(True))
+    for e, s, on in p.intents.due_blocks:  # what falls due acts before any step
+        blocking_effect(e, on, s, blocked, shield, evs, cancelled)
     _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
     for step in perm:
         # Uses of one step act together: each is stopped only by a block or a cancel from
@@ -110,6 +113,14 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                 for s in range(p.n):
                     evs.add(("targeted", s, step), And(eff, targets.member[s]))
             for e, guard in game.guarded(u.ability.effects, view):
+                if isinstance(e, ast.AfterEffect):  # scheduled where the step acts (as acting.py)
+                    index = game.delayed_index(u.ability.effects, e)
+                    p.intents.schedules.append(((u.ability.key, index, u.key), e.count, And(eff, guard, in_order),
+                                                game.env_of(u).get("target", game.I(NONE))))
+                    continue
+                if e.verb == "win":  # a declaration, not an effect on a player
+                    pv.declare(e.name.key, And(eff, guard, in_order))
+                    continue
                 for s in range(p.n):
                     on = And(eff, guard, game.on(e, view, u, s))
                     if e.verb == "unspecified":

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .. import ast, holes
 from ..holes import Hole
 from ..phases import Phase
-from ..vocabulary import STATE_WRITES
+from ..vocabulary import BLOCKS, STATE_WRITES
 from .phase_vars import NONE
 from .commit import write
 from .passes import Pass
@@ -71,6 +71,8 @@ def fall_due(p: Pass, due: list) -> None:
                     p.intents.strict.append((x.verb, s, x.name.key if x.verb == "leave" else None, a.key, (), on))
                 elif x.verb in STATE_WRITES:
                     writes.append((x, s, on, view, a))
+                elif x.verb in BLOCKS or (x.verb == "protect" and all(nm.key == "block" for nm in x.names)):
+                    p.intents.due_blocks.append((x, s, on))
                 else:
                     raise Unsupported(f"the effect `{x.verb}` after a delay", x.span)
     if writes:

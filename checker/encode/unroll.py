@@ -196,7 +196,7 @@ class Game:
                         raise Unsupported("delayed effects on a set of targets", e.span)
             if is_blocking(a.effects) and any(
                     not (e.verb in ("block", "unblock", "cancel", "nothing", "kill", "save", "announce",
-                                    "learn", "unspecified") or
+                                    "learn", "unspecified", "win") or
                          (e.verb == "protect" and all(n.key == "block" for n in e.names)))
                     for e in flat(a.effects)):
                 raise Unsupported("an ability that blocks and changes the state", a.span)
