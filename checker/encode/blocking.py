@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 import z3
 
 from .. import ast, holes
-from ..holes import Hole
 from ..vocabulary import flat, is_blocking
 from .passes import Pass
 from .phase_vars import NONE
@@ -104,8 +103,8 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
             if u.actor is not None and u.ability.actor.kind != "moderator":
                 eff = And(eff, Not(pick(u.actor, before)), Not(dropped.get(id(u), F)))
             # Tables with no row in its effects are holes of the ability, where it acts.
-            view = game.table_view(p.S, evs.copy(), {**game.env_of(u), "__guard": eff}, Hole(
-                holes.NO_ROW, f"{u.ability.display}: a table with no row for this case", u.ability.key), in_order)
+            view = game.table_view(p.S, evs.copy(), {**game.env_of(u), "__guard": eff},
+                                   holes.no_row(u.ability.display, u.ability.key), in_order)
             # As Resolver.run_step: a use that acts is `used`, and names its targets.
             evs.add(("used", step), eff)
             targets = game.env_of(u).get("targets")
@@ -125,8 +124,8 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                     on = And(eff, guard, game.on(e, view, u, s))
                     if e.verb == "unspecified":
                         if s == 0:
-                            pv.undefined.append((And(pv.active, eff, guard, in_order), Hole(
-                                holes.UNSPECIFIED, f"{u.ability.display}: {e.value.value}", u.ability.key)))
+                            pv.undefined.append((And(pv.active, eff, guard, in_order), holes.unspecified(
+                                u.ability.display, e.value.value, u.ability.key)))
                         continue
                     if e.verb in ("kill", "save"):
                         result.intents.append((perm_index, e, u, s, on))

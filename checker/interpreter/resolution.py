@@ -229,8 +229,7 @@ class Resolver:
         outcomes = list(results.values())
         if self.truncated:
             for o in outcomes:
-                o.report.holes.append(Hole(holes.TRUNCATED, "too many resolution orders to try them "
-                                           "all; the outcomes shown are some of the possible ones"))
+                o.report.holes.append(holes.truncated())
         return outcomes
 
     def _acting_order(self, steps: list[str]) -> list[str]:
@@ -307,17 +306,14 @@ class Resolver:
                 if produced == chosen:
                     consistent.append(chosen)
         if not consistent:
-            sc.report.holes.append(Hole(holes.MUTUAL_NONE, f"the uses of '{ability.display}' block "
-                                        "each other with no consistent outcome", ability.key))
+            sc.report.holes.append(holes.mutual_none(ability.display, ability.key))
             return [(sc, uses)]
         out = []
         for chosen in consistent:
             branch = sc.clone() if len(consistent) > 1 else sc
             if len(consistent) > 1:
                 names = ", ".join(self.name(branch, s) for s in sorted(chosen)) or "nobody"
-                branch.report.holes.append(Hole(holes.MUTUAL_SEVERAL, f"'{ability.display}': the uses "
-                                                f"block each other; one consistent reading blocks "
-                                                f"{names}", ability.key))
+                branch.report.holes.append(holes.mutual_several(ability.display, names, ability.key))
             out.append((branch, [u for u in uses if u.actor not in chosen]))
         return out
 
@@ -364,7 +360,7 @@ class Resolver:
             try:
                 branch = e.then if self.value(sc, e.cond, env) else e.otherwise
             except EvalError as exc:
-                sc.report.holes.append(Hole(holes.NO_ROW, f"{_display(source)}: {exc}", src))
+                sc.report.holes.append(holes.no_row(_display(source), src, case=str(exc)))
                 return
             self.apply(sc, branch, env, source, actor)
             return
@@ -376,8 +372,7 @@ class Resolver:
         if v in ("nothing",):
             return
         if v == "unspecified":
-            sc.report.holes.append(Hole(holes.UNSPECIFIED, f"{_display(source)}: the rulebook does not "
-                                        f"say what happens ({e.value.value})", src))
+            sc.report.holes.append(holes.unspecified(_display(source), e.value.value, src))
             return
         if v == "announce":
             sc.report.announcements.append(e.value.value)
@@ -387,7 +382,7 @@ class Resolver:
         except EvalError as exc:
             # A value the rules do not give (a table with no row for it, in `set`, `learn`
             # or `on`): the rulebook leaves the effect undecided, as it does for an `if`.
-            sc.report.holes.append(Hole(holes.NO_ROW, f"{_display(source)}: {exc}", src))
+            sc.report.holes.append(holes.no_row(_display(source), src, case=str(exc)))
 
     def _apply_verb(self, sc: Scratch, e: ast.Effect, env: dict, source, src: str, actor) -> None:
         v = e.verb
@@ -670,7 +665,7 @@ class Resolver:
                 if ev.value(rule.cond, env) and not any(ev.value(u, env) for u in rule.unless):
                     out.append(env)
             except EvalError as exc:
-                sc.report.holes.append(Hole(holes.NO_ROW, f"rule {rule.name.text}: {exc}", rule.name.key))
+                sc.report.holes.append(holes.no_row(f"rule {rule.name.text}", rule.name.key, case=str(exc)))
         return out
 
     def fire_rules(self, sc: Scratch, rules) -> None:
@@ -721,7 +716,7 @@ class Resolver:
                     outcomes.append(self.commit(choice[0], choice[1]))
                 return outcomes
             leaving = decided
-        sc.report.holes.append(Hole(holes.UNSTABLE, "who leaves depends on itself with no stable answer"))
+        sc.report.holes.append(holes.unstable())
         return [self.commit(sc, leaving)]
 
     def _contradiction_branches(self, sc: Scratch, decided, contradictions):
@@ -734,11 +729,8 @@ class Resolver:
                     result[seat] = (kind, leave_rule)
                 else:
                     result.pop(seat, None)
-                branch.report.holes.append(Hole(
-                    holes.CONTRADICTION,
-                    f"contradiction: rule {leave_rule} says {self.name(sc, seat)} leaves, rule "
-                    f"{stay_rule} says they stay, and neither is an exception of the other; "
-                    f"this outcome follows {leave_rule if leaves else stay_rule}", leave_rule, stay_rule))
+                branch.report.holes.append(holes.contradiction(
+                    leave_rule, stay_rule, self.name(sc, seat), leave_rule if leaves else stay_rule))
                 out.append((branch, result))
         return out
 
