@@ -651,6 +651,7 @@ def _merge(first: Report | None, second: Report) -> Report:
     merged.fired_triggers = first.fired_triggers | second.fired_triggers
     merged.declared = list(dict.fromkeys(first.declared + second.declared))
     merged.triggered = first.triggered | second.triggered
+    merged.rule_rounds = max(first.rule_rounds, second.rule_rounds)
     return merged
 
 

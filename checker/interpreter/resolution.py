@@ -89,6 +89,7 @@ class Report:
     reveals: list[tuple[int, str | None]] = field(default_factory=list)
     declared: list[str] = field(default_factory=list)  # sides a `win SIDE` effect declared winners
     triggered: set = field(default_factory=set)  # (ability, seat) whose trigger to act at once happened
+    rule_rounds: int = 0  # the most rounds of a stage's rules in which a rule acted (fire_rules)
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
@@ -693,6 +694,7 @@ class Resolver:
                         continue
                     sc.fired_rules.add(key)
                     sc.report.decided(rule.name.text, [c.id for c in rule.cites])
+                    sc.report.rule_rounds = max(sc.report.rule_rounds, rounds)
                     self.apply(sc, rule.then, env, rule, None)
                     changed = True
 
