@@ -169,7 +169,24 @@ class Rounds:
     unsettled: frozenset[int]
 
 
+# The rounds of each list of rules asked about, by the rules' identities (the rules are kept
+# with it, so an identity is never reused while its entry lives): both implementations ask
+# once per resolution, and the answer is a static fact of the spec.
+_ROUNDS: dict[tuple[int, ...], tuple[tuple[ast.RuleDecl, ...], Rounds]] = {}
+
+
 def rounds(rules: Sequence[ast.RuleDecl]) -> Rounds:
+    """As `_rounds`, once per list of rules."""
+    key = tuple(id(r) for r in rules)
+    hit = _ROUNDS.get(key)
+    if hit is None:
+        if len(_ROUNDS) >= 512:  # a long-lived process (the language server) reloads specs
+            _ROUNDS.clear()
+        hit = _ROUNDS[key] = (tuple(rules), _rounds(rules))
+    return hit[1]
+
+
+def _rounds(rules: Sequence[ast.RuleDecl]) -> Rounds:
     """The rounds in which the rules (in declaration order) can newly apply, up to as many
     rounds as there are rules (`max_rounds`).
 
