@@ -8,7 +8,7 @@ confirmed by the kind of hole its replay shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 UNSPECIFIED = "unspecified"  # an `unspecified "…"` effect
 NO_ROW = "no-row"  # a table or `cases` with no row for the case, or a value the rules do not give
@@ -30,9 +30,10 @@ LEADERLESS = "leaderless"  # the rules name nobody to decide for a team
 UNSTABLE = "unstable"  # who leaves depends on itself with no stable answer
 TRUNCATED = "truncated"  # too many resolution orders to try them all
 OPEN_LIMIT = "open-limit"  # a use allowed only if a blocked use does not count
+UNSETTLED = "unsettled"  # rules that feed each other still apply anew after as many rounds as rules
 
 KINDS = (UNSPECIFIED, NO_ROW, NO_VOTE, NO_QUORUM, TIE, CONTRADICTION, MUTUAL_NONE, MUTUAL_SEVERAL,
-         BLOCK_CYCLE, READINGS, OPEN_WIN, OVERLAP, LEADERLESS, UNSTABLE, TRUNCATED, OPEN_LIMIT)
+         BLOCK_CYCLE, READINGS, OPEN_WIN, OVERLAP, LEADERLESS, UNSTABLE, TRUNCATED, OPEN_LIMIT, UNSETTLED)
 
 DAY = "day"  # the source of the day's holes (the `day` block)
 
@@ -44,10 +45,115 @@ class Hole:
     source: str = ""  # the key of the declaration behind it: ability, rule, team, side, or `day`
     other: str = ""  # a second declaration where two are involved (the stay rule of a contradiction)
     seats: tuple = ()  # the players it concerns, where an analysis names them (a block cycle's two)
+    # The case at hand, where a played game knows it (the number no table row covers, the
+    # tied players): shown after the message, and no part of what the hole is.
+    case: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind of hole: {self.kind}")
 
     def __str__(self) -> str:
-        return self.message
+        return f"{self.message} ({self.case})" if self.case else self.message
+
+
+# ------------------------------------------------------------------ the words, from one place
+#
+# Both implementations make their holes here, so a hole the encoding reports (MC203) reads as
+# the one the interpreter shows when it replays the game (tests/test_holes.py).
+
+
+def unspecified(shown: str, what: str, source: str) -> Hole:
+    """An `unspecified "…"` effect of an ability or a rule (`shown`: its name as shown)."""
+    return Hole(UNSPECIFIED, f"{shown}: {what}", source)
+
+
+def no_row(shown: str, source: str, case: str = "") -> Hole:
+    """A table or `cases` with no row for the case, read by an ability, a rule or a win."""
+    return Hole(NO_ROW, f"{shown}: a table with no row for this case", source, case=case)
+
+
+def no_vote() -> Hole:
+    return Hole(NO_VOTE, "the vote: the rulebook gives this scenario no day vote", DAY)
+
+
+def no_quorum(case: str = "") -> Hole:
+    return Hole(NO_QUORUM, "the vote: there is no quorum for this many players alive", DAY, case=case)
+
+
+def open_tie(case: str = "") -> Hole:
+    """A tied vote the tie rule says nothing about."""
+    return Hole(TIE, "what a tied vote does", DAY, case=case)
+
+
+def no_tie_breaker(case: str = "") -> Hole:
+    """A tie to be broken by a player when nobody who may is left."""
+    return Hole(TIE, "who breaks a tie when nobody who may is left", DAY, case=case)
+
+
+def unstable() -> Hole:
+    return Hole(UNSTABLE, "who leaves: it depends on itself, with no stable answer")
+
+
+def readings(side: str, readings: list[str], source: str, case: str = "") -> Hole:
+    """The readings of when a side's win is checked (`readings`: "after day, night", …)
+    disagree on whether it has won."""
+    return Hole(READINGS, f"when the win of {side} is checked: the readings "
+                + " / ".join(readings) + " disagree", source, case=case)
+
+
+def open_win(side: str, what: str, source: str) -> Hole:
+    """A side whose win the rulebook does not write may have won (`what`: what it says)."""
+    return Hole(OPEN_WIN, f"whether {side} has won: {what}", source)
+
+
+def leaderless(team: str) -> Hole:
+    return Hole(LEADERLESS, f"who decides for team {team} once its leaders have left "
+                "(the rules name nobody)", team)
+
+
+def open_limit(shown: str, why: str, source: str) -> Hole:
+    """A use within its limit only if a blocked use before it does not count."""
+    return Hole(OPEN_LIMIT, f"{shown}: whether its blocked use counts against its limit ({why})", source)
+
+
+def unsettled(rule: str, source: str, count: int) -> Hole:
+    """A rule that still applies anew after `count` rounds of its stage's rules."""
+    return Hole(UNSETTLED, f"rule {rule}: it still applies anew after {count} round"
+                f"{'s' if count != 1 else ''} of the rules (rules that feed each other are "
+                "followed for as many rounds as there are rules)", source)
+
+
+def contradiction(leave_rule: str, stay_rule: str, who: str, follows: str) -> Hole:
+    """Two rules conclude opposite things, neither an exception of the other."""
+    return Hole(CONTRADICTION, f"contradiction: rule {leave_rule} says {who} leaves, rule {stay_rule} "
+                "says they stay, and neither is an exception of the other; this outcome follows "
+                f"{follows}", leave_rule, stay_rule)
+
+
+def mutual_none(shown: str, source: str) -> Hole:
+    return Hole(MUTUAL_NONE, f"the uses of '{shown}' block each other with no consistent outcome", source)
+
+
+def mutual_several(shown: str, blocked: str, source: str) -> Hole:
+    return Hole(MUTUAL_SEVERAL, f"'{shown}': the uses block each other; one consistent reading blocks "
+                f"{blocked}", source)
+
+
+def block_cycle(first: str, first_user: str, second: str, second_user: str, a: str, b: str,
+                seats: tuple[int, int]) -> Hole:
+    """Users of two unordered blocking abilities (`a`, `b`: keys; `first`, `second`: as
+    shown) who block each other; `seats`: the two players, for the analysis to name."""
+    return Hole(BLOCK_CYCLE, f"'{first}' by {first_user} and '{second}' by {second_user} block each other, "
+                "with no declared order: either block can be the one that takes effect", a, b, seats)
+
+
+def overlap(sides: list[str], first: str, second: str) -> Hole:
+    """Sides (`sides`: as shown) meet their win conditions at once and no priority decides."""
+    return Hole(OVERLAP, "both " + " and ".join(sides) + " meet their win conditions and no priority decides",
+                first, second)
+
+
+def truncated() -> Hole:
+    return Hole(TRUNCATED, "too many resolution orders to try them all; the outcomes shown are some "
+                "of the possible ones")

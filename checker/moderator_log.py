@@ -105,7 +105,7 @@ def report_json(names: Names, r: Report) -> dict:
         "announcements": list(r.announcements),
         "changes": list(r.changes),
         "not_carried_out": list(r.cancelled),
-        "undecided": [h.message for h in r.holes],
+        "undecided": [str(h) for h in r.holes],
         "rules": list(r.rules),
         "cites": list(r.cites),
         "winner": r.winner,

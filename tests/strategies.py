@@ -242,9 +242,13 @@ def brander(draw):
 def judge(draw):
     # `cancel`: a blocking step that takes away the target's uses of the mafia's shot (of the
     # team's, when the target is its shooter), in every order with the other blocking steps.
-    return "judge", ('role judge "Judge" { side town }\n'
-                     'ability veto "Veto" { by judge  at night  target where target.alive and target != actor\n'
-                     f'  {draw(st.sampled_from(["limit 1 per game", "limit no repeat", ""]))}  effect cancel shot }}\n')
+    text = ('role judge "Judge" { side town }\n'
+            'ability veto "Veto" { by judge  at night  target where target.alive and target != actor\n'
+            f'  {draw(st.sampled_from(["limit 1 per game", "limit no repeat", ""]))}  effect cancel shot }}\n')
+    if draw(st.booleans()):  # a cancel falling due: it acts before the next night's first step
+        text += ('ability injunction "Injunction" { by judge  at night  target where target.alive and target != actor\n'
+                 '  limit 1 per game  effect after 1 night: cancel shot }\n')
+    return "judge", text
 
 
 @st.composite
@@ -256,6 +260,8 @@ def arbiter(draw):
     if draw(st.booleans()):
         text += 'rule last_stand "a verdict with the town down to two is the mafia\'s": ' \
                 'if used(verdict) and alive(town) <= 2 then win mafia\n'
+    if draw(st.booleans()):  # a blocking step that declares a win
+        text = text.replace("effect if target.role == boss", "effect block; if target.role == boss")
     return "arbiter", text
 
 
@@ -390,6 +396,11 @@ def scenario_texts(draw, avoid_known: bool = False) -> str:
     if loner:
         out.append("win loner when alive(mafia) >= alive(town)\n")
         out.append(draw(st.sampled_from(["priority loner > mafia\n", "priority mafia > loner\n"])))
+    # Rules after the deaths in rounds: the first reads what the one declared after it writes.
+    if draw(st.booleans()):
+        out.append('memory echoed: set of player\n'
+                   'rule echo "a marked player is echoed" for p: if p in marked then mark in echoed on p\n'
+                   'rule shot_marked "a shot player is marked" for p: if kill(p, shot) then mark in marked on p\n')
     text = "".join(out)
     if avoid_known:
         text = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("rule twin_grief"))

@@ -295,7 +295,7 @@ def _cases(suite: ET.Element) -> dict[str, ET.Element]:
     return {c.get("name"): c for c in suite.findall("testcase")}
 
 
-@pytest.mark.parametrize("name", ["jack_and_town_win_together", "delayed_cancel_unsupported"])
+@pytest.mark.parametrize("name", ["jack_and_town_win_together", "nested_delay_unsupported"])
 def test_junit_of_a_broken_example(name):
     path = f"examples/broken/{name}.mafia"
     declared = EXPECT.findall((ROOT / path).read_text(encoding="utf-8"))

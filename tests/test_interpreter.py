@@ -240,4 +240,4 @@ def test_a_table_with_no_row_in_an_effect_value_is_a_hole_not_a_crash(tmp_path):
                       "  then set cnt = cases { alive(all) > 10: 1 } on p\n")
     a = ask(load(str(spec)), "query q { night 1 { shot on citizen@1 } }")
     assert a.verdict == "undefined"
-    assert [h.source for h in a.outcomes[0].holes if "no case applies" in h.message] == ["marked"]
+    assert [h.source for h in a.outcomes[0].holes if "no case applies" in str(h)] == ["marked"]

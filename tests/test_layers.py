@@ -20,7 +20,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("foundations", {"__init__", "text", "source", "limits", "registry", "errors", "findings", "holes"}),
     ("syntax", {"ast", "grammar", "parser", "build", "loader", "query_text", "fmt", "config", "walk",
                 "confusables"}),
-    ("model", {"vocabulary", "model", "resolve", "evaluate", "phases", "prestart"}),
+    ("model", {"vocabulary", "rule_rounds", "model", "resolve", "evaluate", "phases", "prestart"}),
     ("implementations", {"interpreter", "encode"}),
     ("moderator's log", {"moderator_log", "simulate"}),
     ("crosscheck", {"crosscheck"}),
@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, set[str]]] = [
 LAYER_OF = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
 
 SIBLINGS = {"interpreter": "encode", "encode": "interpreter"}  # one semantics, two independent implementations
-NO_SOLVER = {"ast", "parser", "build", "model", "resolve", "evaluate", "vocabulary", "phases", "prestart",
+NO_SOLVER = {"ast", "parser", "build", "model", "resolve", "evaluate", "vocabulary", "rule_rounds", "phases", "prestart",
              "interpreter", "moderator_log", "simulate"}
 
 

@@ -268,3 +268,78 @@ def test_an_order_disagreement_besides_a_cycle_is_still_ambiguous_order():
     by_code = {f.code: f for f in result.findings}
     assert sorted(by_code) == ["MC207", "MC208"], [(f.code, f.message) for f in result.findings]
     assert not any("block each other" in line for o in by_code["MC207"].witness["outcomes"] for line in o)
+
+
+# ------------------------------------------------------------------ rules in rounds
+
+def test_a_rule_sees_what_a_rule_declared_after_it_writes_in_a_later_round_for_both():
+    # `to_third` reads `second`, which `to_second` (declared after it) writes from `first`,
+    # which `shot_first` (after both) writes: three rounds. `remembered` reads the inquiry
+    # `survivor_checked` (after it) makes: two.
+    sc = probe("rule_rounds")
+    saved = "query q { night 1 { shot on citizen@1  heal on citizen@1 } }"
+    memories = interpret(sc, saved).outcomes[0].state.memories
+    assert [memories.get(m) for m in ("first", "second", "third", "seen")] == [frozenset({2})] * 4
+    assert agree_along(sc, saved) == []
+
+
+def test_a_rule_acts_once_a_phase_though_the_day_resolves_twice_for_both():
+    # The day resolves before the vote and after it; the Doc tires once (3 -> 2).
+    sc = probe("rule_rounds")
+    text = "query q { night 1 { shot on citizen@1  heal on doc }  day 1 { vote none } }"
+    assert interpret(sc, text).outcomes[0].state.counters[1] == {"grit": 2}
+    assert agree_along(sc, text) == []
+
+
+def test_rules_that_do_not_settle_within_as_many_rounds_as_rules_are_a_hole_for_both():
+    sc = probe("unsettled")
+    text = "query q { night 1 { guard_shot on boss } }"
+    answer = interpret(sc, text)
+    assert answer.verdict == "undefined"
+    said = [h for r in answer.outcomes[0].reports for h in r.holes]
+    assert [(h.kind, h.source) for h in said] == [("unsettled", "spread")]
+    assert agree_along(sc, text) == []
+    found = [m for c, m in findings("unsettled", ("undefined",)) if c == "MC203"]
+    assert len(found) == 1 and said[0].message in found[0], found
+    # With a second rule after the deaths, two rounds are followed: every player is tagged.
+    two = probe("unsettled_two")
+    answer = interpret(two, text)
+    assert answer.verdict == "determined"
+    assert answer.outcomes[0].state.memories["tagged"] == frozenset({0, 1, 2, 3})
+    assert agree_along(two, text) == []
+    assert not [m for c, m in findings("unsettled_two", ("undefined",)) if c == "MC203"]
+
+
+# ------------------------------------------------------------------ blocks falling due, wins of a blocking step
+
+def test_blocks_falling_due_and_wins_of_a_blocking_step_are_encoded():
+    every = findings("delayed_blocks", ("undefined", "dead-rule", "unreachable-win"))
+    assert not [f for f in every if f[0] in ("MC900", "MC200")], every
+
+
+def test_a_cancel_falling_due_takes_away_the_uses_for_both():
+    sc = probe("delayed_blocks")
+    cursed = "query q { night 1 { curse on boss }  day 1 { vote none }  night 2 { shot on citizen@1 } }"
+    assert exits_of(interpret(sc, cursed)) == [[]]
+    assert agree_along(sc, cursed) == []
+    elsewhere = "query q { night 1 { curse on citizen@1 }  day 1 { vote none }  night 2 { shot on citizen@1 } }"
+    assert exits_of(interpret(sc, elsewhere)) == [[(4, "shot")]]
+    assert agree_along(sc, elsewhere) == []
+
+
+def test_a_block_falling_due_blocks_for_both():
+    sc = probe("delayed_blocks")
+    text = "query q { night 1 { promise on boss }  day 1 { vote none }  night 2 { shot on citizen@1 } }"
+    assert exits_of(interpret(sc, text)) == [[]]
+    assert agree_along(sc, text) == []
+
+
+def test_a_win_declared_by_a_blocking_step_for_both():
+    sc = probe("delayed_blocks")
+    named = "query q { night 1 { seer_jail on boss } }"
+    assert winner_of(sc, named) == "town"
+    assert agree_along(sc, named) == []
+    # The Jailer's block of the Seer, if it comes first, takes the declaration away.
+    raced = "query q { night 1 { seer_jail on boss  jail on seer } }"
+    assert sorted(str(o.winner) for o in interpret(sc, raced).outcomes) == ["None", "town"]
+    assert agree_along(sc, raced) == []

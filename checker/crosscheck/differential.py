@@ -531,7 +531,8 @@ CONSTRUCTS = (
        "card played at night", "card played after the vote",
        "team with leader", "team leader left, then any", "team without leader",
        "block then targeted", "conversion",
-       "rule for", "rule unless", "rule overrides", "rule at",
+       "rule for", "rule unless", "rule overrides", "rule at", "rule acts in a later round",
+       "delayed block or cancel falls due", "win declared by a blocking step",
        "vote exit", "vote none", "vote quorum", "vote weight",
        "tie no_exit", "tie random", "tie all_leave", "tie chosen", "tie revote",
        "exit required",
@@ -547,13 +548,14 @@ class _Trace:
         from .. import ast as A
         from ..evaluate import Evaluator
         from ..interpreter.resolution import Resolver, Scratch
+        from ..vocabulary import is_blocking
 
         self.seen: set[tuple] = set()
         seen = self.seen
         self._saved = (Resolver.apply_one, Evaluator._call, Evaluator.value)
         apply_one, call, value = self._saved
 
-        def traced_apply(resolver: Resolver, sc: Scratch, e: A.AnyEffect, env: dict, source: str,
+        def traced_apply(resolver: Resolver, sc: Scratch, e: A.AnyEffect, env: dict, source: Any,
                          actor: int | None) -> Any:
             if isinstance(e, A.IfEffect):
                 seen.add(("effect", "if"))
@@ -561,6 +563,8 @@ class _Trace:
                 seen.add(("effect", "after"))
             else:
                 seen.add(("effect", e.verb))
+                if e.verb == "win" and not isinstance(source, A.RuleDecl) and is_blocking(source.effects):
+                    seen.add(("blocking win",))
             return apply_one(resolver, sc, e, env, source, actor)
 
         def traced_call(evaluator: Evaluator, e: A.Call, env: dict) -> Any:
@@ -615,6 +619,8 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             out.add("round")
         elif tag == "plain":
             out.add("attribute plain")
+        elif tag == "blocking win":
+            out.add("win declared by a blocking step")
     if any(not p.hole for p in problems):  # illegal: what the legality checks read, no more
         out.add("illegal choice")
         if any("mandatory" in p.message or "must" in p.message for p in problems):
@@ -624,9 +630,11 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
     after = [st for st, _ in results]
     if any(a != b for st in after for a, b in zip(state.roles, st.roles)) and "effect convert" in out:
         out.add("conversion")
-    for unit, count, _, _, _ in state.delayed:
+    for unit, count, body, _, _ in state.delayed:
         if (unit == phase.kind or (unit == "round" and phase.kind == "night")) and count <= 1:
             out.add("delayed effect falls due")
+            if is_blocking(body):
+                out.add("delayed block or cancel falls due")
     for u in uses:
         if u.ability is None:
             out.add({"player": "vote exit", "none": "vote none"}.get(u.vote or "", "vote tie"))
@@ -698,6 +706,8 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             out.add("trigger next phase (recorded)")
         if rep.winner:
             out.add("win")
+        if rep.rule_rounds > 1:
+            out.add("rule acts in a later round")
         if "priority" in rep.rules:
             out.add("priority")
         if any(r.startswith("when wins are checked") for r in rep.rules):

@@ -5,7 +5,6 @@ protections are intentions for the deaths, their changes of state wait for after
 from __future__ import annotations
 
 from .. import ast, holes
-from ..holes import Hole
 from ..vocabulary import SHIELDS, STATE_WRITES, has_table
 from .phase_vars import NONE
 from .blocking import Blocking
@@ -34,8 +33,7 @@ def acting_stage(p: Pass, uses: list, blocking: Blocking, gate: dict) -> None:
         eff = _takes_effect(p, u, blocking, gate)
         env = game.env_of(u)
         # Tables with no row in its effects' values are holes of the ability, where it acts.
-        view = game.table_view(p.S, frozen, {**env, "__guard": eff}, Hole(
-            holes.NO_ROW, f"{u.ability.display}: a table with no row for this case", u.ability.key))
+        view = game.table_view(p.S, frozen, {**env, "__guard": eff}, holes.no_row(u.ability.display, u.ability.key))
         p.event(("used", u.ability.key), eff)
         for s in range(p.n):
             if "targets" in env:
@@ -99,7 +97,7 @@ def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
         return
     v = e.verb
     if v == "unspecified":
-        pv.undefined.append((And(pv.active, g), Hole(holes.UNSPECIFIED, f"{a.display}: {e.value.value}", a.key)))
+        pv.undefined.append((And(pv.active, g), holes.unspecified(a.display, e.value.value, a.key)))
         return
     if v in UNSUPPORTED or v not in ACTING:
         raise Unsupported(UNSUPPORTED.get(v, f"the effect `{v}`"), e.span)

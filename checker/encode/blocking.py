@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 
 import z3
 
-from .. import holes
-from ..holes import Hole
+from .. import ast, holes
 from ..vocabulary import flat, in_block_cycles, is_blocking
 from .passes import Pass
+from .phase_vars import NONE
+from .rule_pass import settle
 from .terms import And, Eq, Events, If, Implies, Not, Or, View, compare_op, count_of, pick, truth
 
 # Users of one blocking ability acting together whose readings are listed (2^4 subsets of
@@ -50,7 +51,7 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
     order = game.ranged(f"t{p.t}_{p.tag}_order", 0, len(perms) - 1) if len(perms) > 1 else game.I(0)
     result = Blocking(steps, [], order, perms)
     results = [_one_order(p, result, i, perm, by_ability, rules) for i, perm in enumerate(perms)]
-    block_cycles(p, perms, by_ability, [r[4] for r in results])
+    block_cycles(p, perms, by_ability, [r[5] for r in results])
     if len(perms) > 1:
         game.add(And(order >= 0, order < len(perms)))
         if p.tag in ("n", "b"):
@@ -63,6 +64,9 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
         result.cancelled[a] = [Or([And(order == i, r[3][a][s]) for i, r in enumerate(results) if a in r[3]])
                                for s in range(p.n)]
     F = game.B(False)
+    for key in sorted(set().union(*[set(r[4]) for r in results]), key=repr):
+        pv.rules_fired[key] = results[0][4].get(key, F) if len(results) == 1 else \
+            Or([And(order == i, r[4].get(key, F)) for i, r in enumerate(results)])
     keys = set().union(*[set(r[2].keys()) for r in results])
     for key in sorted(keys, key=repr):
         if len(results) == 1:
@@ -73,19 +77,21 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
 
 
 def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dict, rules) -> tuple:
-    """The blocking steps in one order: (blocked, shielded, events, cancelled) per seat, and
-    what block_cycles reads: ({(ability, user, seat): his block took}, {(ability, user): his
-    use of it was taken away by a block})."""
+    """The blocking steps in one order: (blocked, shielded, events, cancelled) per seat, the
+    rules' bindings that acted (fired), and what block_cycles reads: ({(ability, user,
+    seat): his block took}, {(ability, user): his use of it was taken away by a block})."""
     game, pv = p.game, p.pv
     F = game.B(False)
     blocked = [F] * p.n
     shield = [F] * p.n
     cancelled: dict = {}  # ability -> per seat (as Blocking.cancelled)
     evs = Events(game.ctx)
-    fired: dict = {}
+    fired = dict(pv.rules_fired)  # the rules' bindings that acted earlier in the phase
     hits: dict = {}
     taken: dict = {}
     in_order = result.in_order(perm_index, game.B(True))
+    for e, s, on in p.intents.due_blocks:  # what falls due acts before any step
+        blocking_effect(e, on, s, blocked, shield, evs, cancelled)
     _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
     for step in perm:
         # Uses of one step act together: each is stopped only by a block or a cancel from
@@ -106,8 +112,8 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
             if u.actor is not None and u.ability.actor.kind != "moderator":
                 eff = And(eff, Not(pick(u.actor, before)), Not(dropped.get(id(u), F)))
             # Tables with no row in its effects are holes of the ability, where it acts.
-            view = game.table_view(p.S, evs.copy(), {**game.env_of(u), "__guard": eff}, Hole(
-                holes.NO_ROW, f"{u.ability.display}: a table with no row for this case", u.ability.key), in_order)
+            view = game.table_view(p.S, evs.copy(), {**game.env_of(u), "__guard": eff},
+                                   holes.no_row(u.ability.display, u.ability.key), in_order)
             # As Resolver.run_step: a use that acts is `used`, and names its targets.
             evs.add(("used", step), eff)
             targets = game.env_of(u).get("targets")
@@ -115,12 +121,20 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                 for s in range(p.n):
                     evs.add(("targeted", s, step), And(eff, targets.member[s]))
             for e, guard in game.guarded(u.ability.effects, view):
+                if isinstance(e, ast.AfterEffect):  # scheduled where the step acts (as acting.py)
+                    index = game.delayed_index(u.ability.effects, e)
+                    p.intents.schedules.append(((u.ability.key, index, u.key), e.count, And(eff, guard, in_order),
+                                                game.env_of(u).get("target", game.I(NONE))))
+                    continue
+                if e.verb == "win":  # a declaration, not an effect on a player
+                    pv.declare(e.name.key, And(eff, guard, in_order))
+                    continue
                 for s in range(p.n):
                     on = And(eff, guard, game.on(e, view, u, s))
                     if e.verb == "unspecified":
                         if s == 0:
-                            pv.undefined.append((And(pv.active, eff, guard, in_order), Hole(
-                                holes.UNSPECIFIED, f"{u.ability.display}: {e.value.value}", u.ability.key)))
+                            pv.undefined.append((And(pv.active, eff, guard, in_order), holes.unspecified(
+                                u.ability.display, e.value.value, u.ability.key)))
                         continue
                     if e.verb in ("kill", "save"):
                         result.intents.append((perm_index, e, u, s, on))
@@ -133,7 +147,7 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                         hits[(step, u.key, s)] = Or(hits.get((step, u.key, s), F), And(on, Not(shield[s])))
                     blocking_effect(e, on, s, blocked, shield, evs, cancelled)
         _fire(p, rules, blocked, shield, evs, fired, in_order, cancelled)
-    return blocked, shield, evs, cancelled, (hits, taken)
+    return blocked, shield, evs, cancelled, fired, (hits, taken)
 
 
 def block_cycles(p: Pass, perms: list, by_ability: dict, marks: list) -> None:
@@ -165,22 +179,23 @@ def block_cycles(p: Pass, perms: list, by_ability: dict, marks: list) -> None:
 
 
 def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order, cancelled: dict) -> None:
-    """Rules that block act once each, when they apply (after each blocking step, in the
-    order `in_order` says is played)."""
+    """Rules that block act after each blocking step (in the order `in_order` says is
+    played), until nothing changes (rule_pass.settle); each binding once a phase."""
     game = p.game
-    F = game.B(False)
-    for rule in rules:
-        for combo, env, cond, view in game.bindings(rule, p.S, evs, guard=in_order):
-            key = (rule.name.key, combo)
-            now = And(cond, Not(fired.get(key, F)))
-            fired[key] = Or(fired.get(key, F), cond)
-            for e in flat(rule.then):
-                if e.verb == "win":
-                    p.pv.declare(e.name.key, And(in_order, now))
-                    continue
-                for s in range(p.n):
-                    target = game.on(e, view, None, s)
-                    blocking_effect(e, And(now, target), s, blocked, shield, evs, cancelled)
+
+    def read(rule):
+        return game.bindings(rule, p.S, evs, guard=in_order)
+
+    def act(rule, combo, env, now, view):
+        for e in flat(rule.then):
+            if e.verb == "win":
+                p.pv.declare(e.name.key, And(in_order, now))
+                continue
+            for s in range(p.n):
+                target = game.on(e, view, None, s)
+                blocking_effect(e, And(now, target), s, blocked, shield, evs, cancelled)
+
+    settle(p, rules, fired, read, act, in_order, hits=False)
 
 
 def blocking_effect(e, cond, s: int, blocked: list, shield: list, evs: Events,

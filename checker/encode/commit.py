@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import ast, holes
-from ..holes import Hole
 from ..vocabulary import STATE_WRITES
 from .phase_vars import NONE
 from .passes import Pass
+from .rule_pass import settle
 from .terms import And, Eq, If, Not, Or, Unsupported, compare_op
 
 if TYPE_CHECKING:
@@ -28,11 +28,17 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
     for s in range(n):
         p.event(("left", s), leave[s])
     _exit_triggers(p, st, S, leave, kind_of)
+    F = game.B(False)
     for rule, env, _, _ in rule_hits:
         others = [e for e in rule.then if not (isinstance(e, ast.Effect) and e.verb in ("leave", "stay"))]
         if not others:
             continue
-        cond2, view2 = game.applies(rule, env, st, p.events)
+        applies, view2 = game.applies(rule, env, st, p.events)
+        # Each binding acts once a phase (as Resolver.commit: the rules that applied).
+        key = (rule.name.key, tuple(env[v.key] for v in rule.variables))
+        before = pv.rules_fired.get(key, F)
+        cond2 = And(applies, Not(before))
+        pv.rules_fired[key] = Or(before, applies)
         for e, guard in game.guarded(others, view2):
             for s in range(n):
                 on = And(cond2, guard, game.on(e, view2, None, s, guard))
@@ -60,40 +66,41 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
 
 
 def _late_rules(p: Pass, st: dict) -> None:
-    """Rules that change the state without deciding exits act once, after the deaths."""
+    """Rules that change the state without deciding exits act after the deaths, until
+    nothing changes (rule_pass.settle); a binding's effects act one after another, each
+    reading the state the ones before it left."""
     game, pv = p.game, p.pv
-    schedules = []
-    for rule in game.rules_now(pv.phase, p.tag):
-        if game.sc.rule_stage(rule) != "late":
-            continue
-        for combo, env, cond, view in game.bindings(rule, st, p.events):
-            pv.rule_hits.append((rule.name.key, And(pv.active, cond)))
-            writes_now = []
-            for e, guard in game.guarded(rule.then, view):
-                if isinstance(e, ast.AfterEffect):
-                    schedules.append(((rule.name.key, game.delayed_index(rule.then, e), combo), e.count,
-                                      And(cond, guard)))
-                    continue
-                if e.verb in ("nothing", "announce", "learn"):
-                    continue
-                if e.verb == "unspecified":
-                    pv.undefined.append((And(pv.active, cond, guard), Hole(
-                        holes.UNSPECIFIED, f"rule {rule.name.text}: {e.value.value}", rule.name.key)))
-                    continue
-                if e.verb == "win":
-                    pv.declare(e.name.key, And(cond, guard))
-                    continue
-                if e.verb == "inquire":
-                    # An inquiry after the deaths: the later rules of the resolution see it.
-                    for s in range(p.n):
-                        p.event(("inquire", s), And(cond, guard, game.on(e, view, None, s, guard)))
-                    continue
-                if e.verb not in STATE_WRITES and e.verb != "draw":
-                    raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
-                for s in range(p.n):
-                    writes_now.append((e, s, And(cond, guard, game.on(e, view, None, s, guard)), view))
-            for e, s, on, view_ in writes_now:
-                write(game, st, e, s, on, view_, rule, None)
+    rules = [r for r in game.rules_now(pv.phase, p.tag) if game.sc.rule_stage(r) == "late"]
+    schedules: list = []
+
+    def read(rule):
+        return game.bindings(rule, st, p.events)
+
+    def act(rule, combo, env, now, view):
+        for e, guard in game.guarded(rule.then, view):
+            on = And(now, guard)
+            if isinstance(e, ast.AfterEffect):
+                schedules.append(((rule.name.key, game.delayed_index(rule.then, e), combo), e.count, on))
+                continue
+            if e.verb in ("nothing", "announce", "learn"):
+                continue
+            if e.verb == "unspecified":
+                pv.undefined.append((And(pv.active, on), holes.unspecified(f"rule {rule.name.text}",
+                                                                             e.value.value, rule.name.key)))
+                continue
+            if e.verb == "win":
+                pv.declare(e.name.key, on)
+                continue
+            if e.verb != "inquire" and e.verb not in STATE_WRITES and e.verb != "draw":
+                raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
+            seats = [And(on, game.on(e, view, None, s, guard)) for s in range(p.n)]
+            for s in range(p.n):
+                if e.verb == "inquire":  # the later rules, and the later rounds, see it
+                    p.event(("inquire", s), seats[s])
+                else:
+                    write(game, st, e, s, seats[s], view, rule, None)
+
+    settle(p, rules, pv.rules_fired, read, act)
     if schedules:
         st["delay"] = dict(st["delay"])
         for slot, count, cond in schedules:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import z3
 
 from .. import holes
-from ..holes import Hole
 from ..vocabulary import calls, flat
 from .commit import link_changes
 from .phase_vars import NONE
@@ -44,7 +43,7 @@ def deaths(p: Pass) -> tuple[list, list, list]:
         for stable, before, _ in reversed(chain):
             settled = [If(stable, before[s], settled[s]) for s in range(n)]
         unstable = Not(Or([stable for stable, _, _ in chain]))
-        pv.undefined.append((And(pv.active, unstable), Hole(holes.UNSTABLE, "who leaves: it depends on itself")))
+        pv.undefined.append((And(pv.active, unstable), holes.unstable()))
         decided_all = [If(unstable, chosen[0][s], settled[s]) for s in range(n)]
         kind_of = chosen[1]
     for rule, _, cond, _ in rule_hits:

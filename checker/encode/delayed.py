@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import ast, holes
-from ..holes import Hole
 from ..phases import Phase
-from ..vocabulary import STATE_WRITES
+from ..vocabulary import BLOCKS, STATE_WRITES
 from .phase_vars import NONE
 from .commit import write
 from .passes import Pass
@@ -50,8 +49,7 @@ def fall_due(p: Pass, due: list) -> None:
             env = {"actor": game.I(key) if key != NONE else game.I(NONE), "target": target}
             shown = a.display
         # Tables with no row in the effects falling due are holes of their owner.
-        view = game.table_view(p.S, Events(game.ctx), {**env, "__guard": cond}, Hole(
-            holes.NO_ROW, f"{shown}: a table with no row for this case", owner_key(a)))
+        view = game.table_view(p.S, Events(game.ctx), {**env, "__guard": cond}, holes.no_row(shown, owner_key(a)))
         for x, guard in game.guarded(e.body, view):
             g = And(pv.active, cond, guard)
             if x.verb in ("nothing", "announce", "learn"):
@@ -60,7 +58,7 @@ def fall_due(p: Pass, due: list) -> None:
                 pv.declare(x.name.key, g)
                 continue
             if x.verb == "unspecified":
-                pv.undefined.append((g, Hole(holes.UNSPECIFIED, f"{shown}: {x.value.value}", owner_key(a))))
+                pv.undefined.append((g, holes.unspecified(shown, x.value.value, owner_key(a))))
                 continue
             for s in range(p.n):
                 on = And(g, game.on(x, view, None, s))
@@ -71,6 +69,8 @@ def fall_due(p: Pass, due: list) -> None:
                     p.intents.strict.append((x.verb, s, x.name.key if x.verb == "leave" else None, a.key, (), on))
                 elif x.verb in STATE_WRITES:
                     writes.append((x, s, on, view, a))
+                elif x.verb in BLOCKS or (x.verb == "protect" and all(nm.key == "block" for nm in x.names)):
+                    p.intents.due_blocks.append((x, s, on))
                 else:
                     raise Unsupported(f"the effect `{x.verb}` after a delay", x.span)
     if writes:

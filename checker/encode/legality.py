@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import z3
 
 from .. import ast, holes
-from ..holes import Hole
 from ..model import Ability
 from ..phases import Phase, matches
 from ..vocabulary import flat, refers_to
@@ -126,10 +125,9 @@ def _decider(game: Game, team, S):
 def legal(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
     conds, table_gaps, open_limits = _legality(game, u, pv, S, phase)
     for hole in table_gaps:
-        pv.undefined.append((And(u.used, hole), Hole(holes.NO_ROW, f"{u.ability.display}: a table "
-                                                     "with no row for this case", u.ability.key)))
+        pv.undefined.append((And(u.used, hole), holes.no_row(u.ability.display, u.ability.key)))
     for cond, why in open_limits:
-        pv.undefined.append((And(pv.active, u.used, cond), Hole(holes.OPEN_LIMIT, why, u.ability.key)))
+        pv.undefined.append((And(pv.active, u.used, cond), why))
     game.add(Implies(u.used, And(conds)))
     if u.ability.mandatory and not owed_on_trigger(u.ability, phase):
         _obligation(game, u, pv, S, phase)
@@ -336,9 +334,7 @@ def _team_decides(game: Game, u: Use, pv: PhaseVars, S: dict, original: Use | No
         living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(n)]
         conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s]))) for s in range(n)]))
         u.void = Not(exists)
-        pv.undefined.append((And(pv.active, u.used, u.void), Hole(
-            holes.LEADERLESS, f"who decides for team {team.key} once its leaders have left "
-            "(the rules name nobody)", team.key)))
+        pv.undefined.append((And(pv.active, u.used, u.void), holes.leaderless(team.key)))
     else:
         conds.append(exists)
         conds.append(Or([And(u.actor == s, allowed(s)) for s in range(n)]))
@@ -401,7 +397,7 @@ def _limit_conditions(game: Game, u: Use, S: dict, phase: Phase, env: dict, cond
                 conds.append(Not(Or([And(last[s], targets_set.member[s]) for s in range(n)])))
             continue
         open_ = a.blocked_uses == "open"
-        why = f"{a.display}: whether its blocked use counts against its limit ({a.blocked_why})"
+        why = holes.open_limit(a.display, a.blocked_why, a.key)
         if lim.on_self:
             if targets_set is not None and u.actor is not None:
                 on_self = targets_set.contains(u.actor)
@@ -535,7 +531,7 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
     if pv.ballots is not None:
         tally_legal(game, pv, S)
     if k is not None and tie_open:
-        pv.undefined.append((And(pv.active, k == 2), Hole(holes.TIE, "what a tied vote does", holes.DAY)))
+        pv.undefined.append((And(pv.active, k == 2), holes.open_tie()))
 
 # -------------------------------------------------------------- resolution
 

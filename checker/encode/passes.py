@@ -27,6 +27,9 @@ class Intents:
     strict: list = field(default_factory=list)  # ("leave"|"stay", seat, kind, source, overrides, cond)
     writes: list = field(default_factory=list)  # (effect, seat, cond, view, source, use)
     schedules: list = field(default_factory=list)  # (delay slot, count, cond, target)
+    # Blocks, unblocks, cancels and protections from blocks falling due (delayed.fall_due):
+    # they act before the first blocking step, as the interpreter's due effects do.
+    due_blocks: list = field(default_factory=list)  # (effect, seat, cond)
 
 
 @dataclass

@@ -70,6 +70,9 @@ class PhaseVars:
     crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
     checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
     fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
+    # (rule, binding) -> where that binding of a rule has acted this phase (each acts once a
+    # phase, in whichever resolution it first applies: Resolver.fire_rules, Resolver.commit)
+    rules_fired: dict = field(default_factory=dict)
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
     # the state at the day's vote, where a query's `vote P with N` is held against the
     # quorum (encode.vote.quorum_at_vote)

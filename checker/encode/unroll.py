@@ -196,7 +196,7 @@ class Game:
                         raise Unsupported("delayed effects on a set of targets", e.span)
             if is_blocking(a.effects) and any(
                     not (e.verb in ("block", "unblock", "cancel", "nothing", "kill", "save", "announce",
-                                    "learn", "unspecified") or
+                                    "learn", "unspecified", "win") or
                          (e.verb == "protect" and all(n.key == "block" for n in e.names)))
                     for e in flat(a.effects)):
                 raise Unsupported("an ability that blocks and changes the state", a.span)
@@ -482,7 +482,7 @@ class Game:
             cur = self._pass(t, "a", pv, cur, [u for u in pv.uses if u.moment == "after"] + waiting, None)
         legality.trigger_obligations(self, pv, S, phase)
         for flag in view0.env["__holes"]:
-            pv.undefined.append((flag, Hole(holes.NO_ROW, "a table with no row for this case")))
+            pv.undefined.append((flag, holes.no_row("the vote", holes.DAY)))
         for gaps, hole, guard in self.table_holes:
             for flag in gaps:
                 if truth(flag) is not False:  # a table with an `else` has no gap: nothing to ask
@@ -571,7 +571,7 @@ class Game:
         it applies). A table with no row in its condition is a hole of the rule wherever the
         condition is judged (`guard`: only there), and the rule does not apply then, as the
         interpreter finds it (Resolver.applicable)."""
-        hole = Hole(holes.NO_ROW, f"rule {rule.name.text}: a table with no row for this case", rule.name.key)
+        hole = holes.no_row(f"rule {rule.name.text}", rule.name.key)
         view = self.table_view(state, events, {**env, "__no_leaves": no_leaves}, hole, guard)
         cond = self.compiler.value(rule.cond, view)
         for unless in rule.unless:  # as `any`: an exception is read while none before it holds

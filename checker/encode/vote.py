@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import z3
 
 from .. import ast, holes
-from ..holes import Hole
 from ..model import TieRule
 from .passes import Pass
 from .phase_vars import NONE
@@ -35,18 +34,17 @@ def vote_causes(p: Pass, vote: PhaseVars) -> None:
     day = game.sc.day
     gap = quorum_gap(game, day.quorum, p.S) if day.quorum is not None else game.B(False)
     if day.quorum is not None:
-        pv.undefined.append((And(vote.active, k != 0, gap), Hole(
-            holes.NO_QUORUM, "the vote: there is no quorum for this many players alive", holes.DAY)))
-    if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
-        vote.vote_state = p.S
+        pv.undefined.append((And(vote.active, k != 0, gap), holes.no_quorum()))
+        if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
+            vote.vote_state = p.S
     for s in range(p.n):
         on = And(vote.active, voted_out(game, vote, s), Not(gap))
         p.intents.attacks.append(("vote", "vote", s, on))
         p.event(("voted", s), on)
 
 
-OPEN_TIE = "what a tied vote does"
-NO_BREAKER = "who breaks a tie when nobody who may is left"
+OPEN_TIE = holes.open_tie()
+NO_BREAKER = holes.no_tie_breaker()
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,7 @@ class TieEffect:
     a hole, with what the rules leave open."""
     one: object
     both: object
-    holes: tuple = ()  # (condition, what is open)
+    holes: tuple = ()  # (condition, the hole: what is open)
 
 
 def tie_effect(game: Game, pv: PhaseVars, S: dict, rule: TieRule, second: bool = False) -> TieEffect:
@@ -110,7 +108,7 @@ def tie_rules(game: Game, pv: PhaseVars, S: dict) -> None:
         hole = Or([c for c, _ in eff.holes]) if eff.holes else game.B(False)
         game.add(Implies(And(pv.active, k == 2), Or(eff.one, eff.both, hole)))
     for cond, why in eff.holes:
-        pv.undefined.append((And(pv.active, k == 2, cond), Hole(holes.TIE, why, holes.DAY)))
+        pv.undefined.append((And(pv.active, k == 2, cond), why))
 
 
 def voted_out(game: Game, pv: PhaseVars, s: int):

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import z3
 
 from .. import holes
-from ..holes import Hole
 from ..phases import Phase
 from .phase_vars import NONE, PhaseVars
 from .terms import And, Events, If, Not, Or, View
@@ -79,9 +78,9 @@ def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
                 st["readings"][(i, r)] = And(live[r], met[r] == won)
             yes = Or([And(live[r], met[r]) for r in range(len(readings))])
             no = Or([And(live[r], Not(met[r])) for r in range(len(readings))])
-            pv.undefined.append((And(pv.active, yes, no), Hole(
-                holes.READINGS, f"when the win of {win.side.text} is checked: the readings "
-                + " / ".join("after " + ", ".join(p) for p in readings) + " disagree", win.side.key)))
+            pv.undefined.append((And(pv.active, yes, no), holes.readings(
+                game.sc.side_by_key[win.side.key].display, ["after " + ", ".join(p) for p in readings],
+                win.side.key)))
         holds[win.side.key] = Or(holds.get(win.side.key, game.B(False)), won)
     if pv.declared:
         # As Player._decide_winner: a side a `win SIDE` effect declared in the phase holds at
@@ -126,5 +125,5 @@ def _open_wins(game: Game, st, phase: Phase, pv: PhaseVars, cache: dict, winner)
             asked = z3.Or([due for due, _ in states] or [game.B(False)])
         else:
             asked = _met(game, win.cond, states, cache)
-        pv.undefined.append((z3.And(pv.active, winner == NONE, asked), Hole(
-            holes.OPEN_WIN, f"whether {win.side.text} has won: {win.unspecified}", win.side.key)))
+        pv.undefined.append((z3.And(pv.active, winner == NONE, asked), holes.open_win(
+            game.sc.side_by_key[win.side.key].display, win.unspecified, win.side.key)))

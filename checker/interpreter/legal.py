@@ -199,8 +199,8 @@ def _targets(scenario: Scenario, state: State, ability: Ability, use: BoundUse, 
     try:
         count = ev.value(ability.target_count, env)
     except EvalError as exc:
-        message = f"the number of targets of '{name}' is not defined: {exc}"
-        return [Problem(message, ability.cites_of("targets"), Hole(holes.NO_ROW, message, ability.key))], True
+        hole = holes.no_row(ability.display, ability.key, case=f"the number of its targets: {exc}")
+        return [Problem(str(hole), ability.cites_of("targets"), hole)], True
     cites = ability.cites_of("targets") + ability.cites_of("target") + ability.cites_of("targets_up_to")
     if ability.target_up_to and not 1 <= len(use.targets) <= count:
         out.append(Problem(f"'{name}' takes 1 to {count} target{'s' if count != 1 else ''} "
@@ -224,8 +224,8 @@ def _conditions(ability: Ability, ev: Evaluator, env: dict) -> list[Problem]:
         try:
             holds = ev.value(cond, env)
         except EvalError as exc:
-            message = f"whether '{ability.display}' may be used is not defined: {exc}"
-            out.append(Problem(message, gap=Hole(holes.NO_ROW, message, ability.key)))
+            hole = holes.no_row(ability.display, ability.key, case=f"whether it may be used: {exc}")
+            out.append(Problem(str(hole), gap=hole))
             continue
         if not holds:
             out.append(Problem(f"the condition of '{ability.display}' does not hold",
@@ -288,16 +288,13 @@ def _limits(scenario: Scenario, state: State, phase: Phase, ability: Ability, us
 
 def _open_limit(ability: Ability, cites) -> Problem:
     """A use that is within its limit only if the blocked uses before it do not count."""
-    message = (f"whether '{ability.display}' may be used again depends on whether its "
-               f"blocked use counts against its limit ({ability.blocked_why})")
-    return Problem(message, tuple(dict.fromkeys(tuple(cites) + ability.cites_of("blocked"))),
-                   Hole(holes.OPEN_LIMIT, message, ability.key))
+    hole = holes.open_limit(ability.display, ability.blocked_why, ability.key)
+    return Problem(hole.message, tuple(dict.fromkeys(tuple(cites) + ability.cites_of("blocked"))), hole)
 
 
 def _leaderless(team: Team) -> Problem:
-    message = f"the rules name nobody to decide for team {team.key} once its leaders have left"
-    return Problem(message, team.leader_cites + tuple(r.id for r in team.cites),
-                   Hole(holes.LEADERLESS, message, team.key))
+    hole = holes.leaderless(team.key)
+    return Problem(hole.message, team.leader_cites + tuple(r.id for r in team.cites), hole)
 
 
 def use_key(ability: Ability, use: BoundUse):

@@ -419,7 +419,7 @@ class Player:
         vote = votes[0]
         ev = Evaluator(self.sc, state)
         if day is None or day.vote is None:
-            report.holes.append(Hole(holes.NO_VOTE, "the rulebook gives this scenario no day vote", holes.DAY))
+            report.holes.append(holes.no_vote())
             return [(state, report)]
         cites = [r.id for r in day.vote_cites] + [r.id for r in day.cites]
         needed = None
@@ -429,9 +429,7 @@ class Player:
             except EvalError:
                 alive = sum(state.alive)
                 report.vote = "undecided"
-                report.holes.append(Hole(holes.NO_QUORUM, f"the rules give no vote quorum for {alive} "
-                                         "players alive, so whether anyone is voted out is not "
-                                         "decided", holes.DAY))
+                report.holes.append(holes.no_quorum(case=f"{alive} players alive"))
                 return [(state, report)]
         if vote.vote == "none":
             report.vote = "nobody is voted out"
@@ -451,13 +449,13 @@ class Player:
             groups = [list(r.out) for r in results if r.out]
             if len(results) == 1 and not results[0].out:  # nobody leaves, or a hole
                 if results[0].hole is not None:
-                    report.holes.append(Hole(holes.TIE, results[0].hole, holes.DAY))
+                    report.holes.append(results[0].hole)
                 return [(state, report)]
             out = []
             for r in results:
                 if r.hole is not None:
                     rep = _merge(report, Report(phase))
-                    rep.holes.append(Hole(holes.TIE, r.hole, holes.DAY))
+                    rep.holes.append(r.hole)
                     out.append((state.clone(), rep))
                 elif not r.out:
                     out.append((state.clone(), _merge(report, Report(phase))))
@@ -588,7 +586,7 @@ class Player:
                 if Evaluator(self.sc, st).value(cond, {}):
                     return True
             except EvalError as exc:
-                hole = Hole(holes.NO_ROW, f"{what}: {exc}", side)
+                hole = holes.no_row(what, side, case=str(exc))
                 if hole not in report.holes:
                     report.holes.append(hole)
         return False
@@ -618,8 +616,7 @@ class Player:
             for i, (win, (met, readings)) in enumerate(zip(self.sc.wins, combo)):
                 if len(answers[i]) > 1:
                     st.readings[i] = frozenset(readings)
-                    rep.holes.append(Hole(holes.READINGS, self._readings_disagree(win, answers[i], met),
-                                          win.side.key))
+                    rep.holes.append(self._readings_disagree(win, answers[i], met))
                     rep.decided(f"when wins are checked ({win.side.text})", self._reading_cites(win))
                 if met:
                     holders.append(win)
@@ -628,15 +625,15 @@ class Player:
             out.append((st, rep))
         return out
 
-    def _readings_disagree(self, win, answers: dict, met: bool) -> str:
+    def _readings_disagree(self, win, answers: dict, met: bool) -> Hole:
         readings = self.sc.win_readings(win)
 
         def say(rs):
             return " or ".join("after " + ", ".join(readings[r]) for r in sorted(rs))
         side = self.sc.side_by_key[win.side.key].display
-        return (f"the rulebook's readings of when wins are checked disagree: checked {say(answers[True])}, "
-                f"{side} has won; checked {say(answers[False])}, not yet; this outcome follows "
-                + say(answers[met]))
+        return holes.readings(side, ["after " + ", ".join(r) for r in readings], win.side.key,
+                              case=f"checked {say(answers[True])}, {side} has won; checked "
+                                   f"{say(answers[False])}, not yet; this outcome follows {say(answers[met])}")
 
     def _reading_cites(self, win) -> list[str]:
         ids = [c.id for c in win.cites] + [c.id for s in win.schedules for c in s.cites]
@@ -656,8 +653,7 @@ class Player:
                 continue
             if win.cond is None or self._met(win.cond, states, report, f"win of {win.side.text}", win.side.key):
                 side = self.sc.side_by_key[win.side.key].display
-                report.holes.append(Hole(holes.OPEN_WIN, f"whether {side} has won: the rulebook does "
-                                         f"not write its win ({win.unspecified})", win.side.key))
+                report.holes.append(holes.open_win(side, win.unspecified, win.side.key))
                 report.decided(f"win {win.side.text}", [c.id for c in win.cites])
 
     def _decide_winner(self, state: State, phase: Phase, report: Report, holders, declared=()) -> None:
@@ -678,9 +674,7 @@ class Player:
                 report.winner = min(sides, key=order.index)
                 report.decided("priority", [c.id for c in prio.cites])
                 return
-        report.holes.append(Hole(holes.OVERLAP, "both " + " and ".join(self.sc.side_by_key[s].display
-                                                                      for s in sides)
-                                 + " meet their win conditions and no priority decides", sides[0], sides[1]))
+        report.holes.append(holes.overlap([self.sc.side_by_key[s].display for s in sides], sides[0], sides[1]))
 
 
 def _merge(first: Report | None, second: Report) -> Report:
@@ -704,6 +698,7 @@ def _merge(first: Report | None, second: Report) -> Report:
     merged.declared = list(dict.fromkeys(first.declared + second.declared))
     merged.triggered = first.triggered | second.triggered
     merged.refused = second.refused or first.refused
+    merged.rule_rounds = max(first.rule_rounds, second.rule_rounds)
     return merged
 
 

@@ -38,6 +38,7 @@ from ..evaluate import EvalError, Evaluator, State
 from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, rule_applies_at
+from ..rule_rounds import max_rounds
 from ..vocabulary import SHIELDS, STATE_WRITES, flat, in_block_cycles, is_blocking, verbs
 from .bind import BoundUse
 from .legal import pending_for, seat_name
@@ -90,6 +91,7 @@ class Report:
     triggered: set = field(default_factory=set)  # (ability, seat) whose trigger to act at once happened
     # (why, rule ids): a counted vote the state at the vote cannot give, so no outcome
     refused: tuple | None = None
+    rule_rounds: int = 0  # the most rounds of a stage's rules in which a rule acted (fire_rules)
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
@@ -234,8 +236,7 @@ class Resolver:
         outcomes = list(results.values())
         if self.truncated:
             for o in outcomes:
-                o.report.holes.append(Hole(holes.TRUNCATED, "too many resolution orders to try them "
-                                           "all; the outcomes shown are some of the possible ones"))
+                o.report.holes.append(holes.truncated())
         return outcomes
 
     def _block_cycles(self, after_blocks: list[Scratch]) -> list[Hole]:
@@ -258,10 +259,8 @@ class Resolver:
             if a < b and (b, y, a, x) in halves:
                 A, B = self.abilities[a], self.abilities[b]
                 st = after_blocks[0].state
-                out.append(Hole(holes.BLOCK_CYCLE, f"'{A.display}' by {seat_name(self.sc, st, x)} and "
-                                f"'{B.display}' by {seat_name(self.sc, st, y)} block each other, with no "
-                                "declared order: either block can be the one that takes effect",
-                                a, b, (x, y)))
+                out.append(holes.block_cycle(A.display, seat_name(self.sc, st, x), B.display,
+                                             seat_name(self.sc, st, y), a, b, (x, y)))
         return out
 
     def _acting_order(self, steps: list[str]) -> list[str]:
@@ -338,17 +337,14 @@ class Resolver:
                 if produced == chosen:
                     consistent.append(chosen)
         if not consistent:
-            sc.report.holes.append(Hole(holes.MUTUAL_NONE, f"the uses of '{ability.display}' block "
-                                        "each other with no consistent outcome", ability.key))
+            sc.report.holes.append(holes.mutual_none(ability.display, ability.key))
             return [(sc, uses)]
         out = []
         for chosen in consistent:
             branch = sc.clone() if len(consistent) > 1 else sc
             if len(consistent) > 1:
                 names = ", ".join(self.name(branch, s) for s in sorted(chosen)) or "nobody"
-                branch.report.holes.append(Hole(holes.MUTUAL_SEVERAL, f"'{ability.display}': the uses "
-                                                f"block each other; one consistent reading blocks "
-                                                f"{names}", ability.key))
+                branch.report.holes.append(holes.mutual_several(ability.display, names, ability.key))
             out.append((branch, [u for u in uses if u.actor not in chosen]))
         return out
 
@@ -395,7 +391,7 @@ class Resolver:
             try:
                 branch = e.then if self.value(sc, e.cond, env) else e.otherwise
             except EvalError as exc:
-                sc.report.holes.append(Hole(holes.NO_ROW, f"{_display(source)}: {exc}", src))
+                sc.report.holes.append(holes.no_row(_display(source), src, case=str(exc)))
                 return
             self.apply(sc, branch, env, source, actor)
             return
@@ -407,8 +403,7 @@ class Resolver:
         if v in ("nothing",):
             return
         if v == "unspecified":
-            sc.report.holes.append(Hole(holes.UNSPECIFIED, f"{_display(source)}: the rulebook does not "
-                                        f"say what happens ({e.value.value})", src))
+            sc.report.holes.append(holes.unspecified(_display(source), e.value.value, src))
             return
         if v == "announce":
             sc.report.announcements.append(e.value.value)
@@ -418,7 +413,7 @@ class Resolver:
         except EvalError as exc:
             # A value the rules do not give (a table with no row for it, in `set`, `learn`
             # or `on`): the rulebook leaves the effect undecided, as it does for an `if`.
-            sc.report.holes.append(Hole(holes.NO_ROW, f"{_display(source)}: {exc}", src))
+            sc.report.holes.append(holes.no_row(_display(source), src, case=str(exc)))
 
     def _apply_verb(self, sc: Scratch, e: ast.Effect, env: dict, source, src: str, actor) -> None:
         v = e.verb
@@ -703,15 +698,25 @@ class Resolver:
                 if ev.value(rule.cond, env) and not any(ev.value(u, env) for u in rule.unless):
                     out.append(env)
             except EvalError as exc:
-                sc.report.holes.append(Hole(holes.NO_ROW, f"rule {rule.name.text}: {exc}", rule.name.key))
+                sc.report.holes.append(holes.no_row(f"rule {rule.name.text}", rule.name.key, case=str(exc)))
         return out
 
     def fire_rules(self, sc: Scratch, rules) -> None:
-        """Rules whose conclusions are not exits act once each, when they apply: those that
-        block after each blocking step, the others after the deaths."""
+        """Rules whose conclusions are not exits act when they apply, until nothing changes:
+        those that block after each blocking step, the others after the deaths. In rounds,
+        each in declaration order: a rule's bindings are read before any of them acts, and
+        each binding acts once a phase. Rules that feed each other and still apply anew after
+        as many rounds as there are rules are a hole (rule_rounds.max_rounds)."""
+        limit = max_rounds(rules)
         changed = True
         rounds = 0
-        while changed and rounds < 10:
+        while changed:
+            if rounds == limit:
+                for rule in rules:
+                    if any((rule.name.key, tuple(sorted(env.items()))) not in sc.fired_rules
+                           for env in self.applicable(sc, rule)):
+                        sc.report.holes.append(holes.unsettled(rule.name.text, rule.name.key, limit))
+                return
             changed = False
             rounds += 1
             for rule in rules:
@@ -721,6 +726,7 @@ class Resolver:
                         continue
                     sc.fired_rules.add(key)
                     sc.report.decided(rule.name.text, [c.id for c in rule.cites])
+                    sc.report.rule_rounds = max(sc.report.rule_rounds, rounds)
                     self.apply(sc, rule.then, env, rule, None)
                     changed = True
 
@@ -744,7 +750,7 @@ class Resolver:
                     outcomes.append(self.commit(choice[0], choice[1]))
                 return outcomes
             leaving = decided
-        sc.report.holes.append(Hole(holes.UNSTABLE, "who leaves depends on itself with no stable answer"))
+        sc.report.holes.append(holes.unstable())
         return [self.commit(sc, leaving)]
 
     def _contradiction_branches(self, sc: Scratch, decided, contradictions):
@@ -757,11 +763,8 @@ class Resolver:
                     result[seat] = (kind, leave_rule)
                 else:
                     result.pop(seat, None)
-                branch.report.holes.append(Hole(
-                    holes.CONTRADICTION,
-                    f"contradiction: rule {leave_rule} says {self.name(sc, seat)} leaves, rule "
-                    f"{stay_rule} says they stay, and neither is an exception of the other; "
-                    f"this outcome follows {leave_rule if leaves else stay_rule}", leave_rule, stay_rule))
+                branch.report.holes.append(holes.contradiction(
+                    leave_rule, stay_rule, self.name(sc, seat), leave_rule if leaves else stay_rule))
                 out.append((branch, result))
         return out
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import holes
 from ..evaluate import State
+from ..holes import Hole
 from ..model import TieRule
 
 
 @dataclass(frozen=True)
 class TieResult:
     out: tuple[int, ...] = ()  # the seats the tie sends out (none: nobody leaves)
-    hole: str | None = None  # what the rules leave open, when they do
+    hole: Hole | None = None  # what the rules leave open, when they do
 
 
 def has_chooser(rule: TieRule, state: State) -> bool:
@@ -35,7 +37,7 @@ def tie_results(rule: TieRule, state: State, tied: tuple[int, ...], names: str,
     if kind == "all_leave":
         return [TieResult(tuple(tied))]
     if kind == "chosen" and not has_chooser(rule, state):
-        return [TieResult(hole=f"nobody is left to break the tie ({names})")]
+        return [TieResult(hole=holes.no_tie_breaker(case=names))]
     if kind in ("random", "chosen"):
         return [TieResult((s,)) for s in tied if pick is None or s == pick]
     if kind == "revote":
@@ -46,7 +48,7 @@ def tie_results(rule: TieRule, state: State, tied: tuple[int, ...], names: str,
         if pick is not None:
             return one
         return list(dict.fromkeys(one + tie_results(rule.second, state, tied, names)))
-    return [TieResult(hole=f"the rules do not say what a tie ({names}) does")]
+    return [TieResult(hole=holes.open_tie(case=names))]
 
 
 def pick_problem(rule: TieRule, tied: tuple[int, ...], pick: int | None, retie: bool) -> str | None:
