@@ -35,8 +35,8 @@ def vote_causes(p: Pass, vote: PhaseVars) -> None:
     gap = quorum_gap(game, day.quorum, p.S) if day.quorum is not None else game.B(False)
     if day.quorum is not None:
         pv.undefined.append((And(vote.active, k != 0, gap), holes.no_quorum()))
-        if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
-            vote.vote_state = p.S
+    if game.vote_states and vote.vote_state is None:  # what `vote P with N` is held against
+        vote.vote_state = p.S
     for s in range(p.n):
         on = And(vote.active, voted_out(game, vote, s), Not(gap))
         p.intents.attacks.append(("vote", "vote", s, on))
