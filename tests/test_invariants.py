@@ -1,6 +1,6 @@
-"""Invariants of reachable states (encode/invariants.py) and what they let the searches
-settle: a rule no game reaches proved dead for every length, a depth the solver gives up on
-proved by induction from the depth below it, or shown by a longer game."""
+"""Invariants of reachable states (encode/invariants.py) and what they let the proofs settle
+(a rule no game reaches proved dead for every length), and the search past a depth the
+solver gives up on (a witness one round longer)."""
 
 from pathlib import Path
 
@@ -83,14 +83,15 @@ def _giving_up_at(monkeypatch, bound):
     monkeypatch.setattr(Encoded, "first", first)
 
 
-def test_a_depth_the_solver_gives_up_on_is_settled_by_induction(monkeypatch):
-    # No game of tiny.mafia has two sides win at once; induction from one round proves it,
-    # so the round the solver gave up on is no inconclusive finding.
+def test_a_depth_the_solver_gives_up_on_with_no_witness_past_it_stays_inconclusive(monkeypatch):
+    # No game of tiny.mafia has two sides win at once: the game one round longer shows none,
+    # so the round the solver gave up on is reported, with the depth searched (never a pass).
     _giving_up_at(monkeypatch, 2)
     code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
                           "--select", "win-overlap")
-    assert code == cli.EXIT_OK, out + err
-    assert "MC200" not in out
+    assert code == cli.EXIT_INCONCLUSIVE, out + err
+    assert "no game of up to 1 round shows it, and a longer one was not searched (a game of 2 rounds: " \
+           "the solver gave up (test))" in out
 
 
 def test_a_witness_past_a_depth_the_solver_gives_up_on(monkeypatch):

@@ -53,10 +53,8 @@ class Search:
     result: Result | None
     enc: "Encoded"
     gave_up: str | None = None
-    # Past a depth the solver gave up on: "unsat" proved for every length by induction over
-    # `proved` phases; or "sat" in a longer game, `undecided` saying which depth is open (a
+    # Past a depth the solver gave up on, "sat" in a longer game: which depth is open (a
     # shorter game than the witness is then not ruled out).
-    proved: int | None = None
     undecided: str | None = None
 
     @property
@@ -154,27 +152,20 @@ class Encoded:
 
     def search_after_clean(self, conditions_at: Callable[[Encoded, int], list]) -> Search:
         """`search` for the earliest phase where one of conditions_at(enc, t) holds, after a
-        game the rules decide up to it. conditions_at reads only `enc.game`, so the same
-        question can be put to the induction step's windows."""
+        game the rules decide up to it."""
         def goal(enc, t):
             here = conditions_at(enc, t)
             if not here:
                 return [z3.BoolVal(False, enc.game.ctx)]
             return [z3.Or(here), enc.clean_until(t - 1)]
-
-        def event(game, i):
-            here = conditions_at(_Over(game), i)
-            return [z3.Or(here) if here else z3.BoolVal(False, game.ctx)]
-        return self.search(goal, quiet=True, event=event)
+        return self.search(goal, quiet=True)
 
     def search(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
-               quiet: bool = False, event: Callable | None = None) -> Search:
+               quiet: bool = False) -> Search:
         """`first`, in ever longer games: a goal no game of this encoding's rounds reaches is
         asked of a game one round longer (its later phases only: the earlier ones are the
         same game), up to the depth of Options.deepen_to. goal_at(enc, t): the goal at phase
-        t of that encoding's game. A depth the solver gives up on is not the end (`past`):
-        `event`, the goal over a free-start window's phase i (induction.prove_absent's
-        event_at, after phases the rules decide), lets induction try to settle it."""
+        t of that encoding's game. A depth the solver gives up on is not the end (`past`)."""
         status, t, result = self.first(lambda t: goal_at(self, t), fast, quiet)
         found = Search(status, t, result, self)
         while found.status == "unsat" and found.depth < self.depth_limit:
@@ -185,34 +176,22 @@ class Encoded:
             status, t, result = longer.first(lambda t, e=longer: goal_at(e, t), fast, quiet, start=start)
             if status == "unknown":
                 why = f"a game of {longer.options.bound} rounds: the solver gave up ({result.reason})"
-                return self.past(found, longer, goal_at, event, why, fast, quiet)
+                return self.past(found, longer, goal_at, why, fast, quiet)
             found = Search(status, t, result, longer)
         return found
 
-    def past(self, found: Search, longer: Encoded, goal_at, event, why: str, fast: bool,
-             quiet: bool) -> Search:
+    def past(self, found: Search, longer: Encoded, goal_at, why: str, fast: bool, quiet: bool) -> Search:
         """A question no game up to found's depth answers and the solver gave up on one
-        round longer: proved for every length by induction from found's depth; or shown by
-        a game one round longer still, which is often far easier to find than a proof that
-        there is none (the witness then says that a shorter game is not ruled out); else
-        unanswered. (The invariants of encode/invariants.py are not asked for here: on the
-        largest bundled spec finding them costs more than the question, and the solver
-        gives up on them.)"""
-        from ..encode.induction import prove_absent
-
-        work = self.options.rlimit // PAST_WORK
-        if event is not None:
-            try:
-                status, k, _ = prove_absent(found.enc, event, work=work)
-            except Unsupported:
-                status, k = "open", None
-            if status == "proved":
-                return replace(found, proved=k)
+        round longer: shown by a game one round longer still, which is often far easier to
+        find than a proof that there is none (the witness then says that a shorter game is
+        not ruled out); else unanswered. (Induction from found's depth was tried here too:
+        on the bundled specs it never closed, and on the largest its free-start windows cost
+        half a minute.)"""
         # Only a witness is looked for, so what the longer encoding leaves out is no matter.
         deeper = longer.built(longer.options.bound + 1)
         if deeper.error is None:
             start = len(longer.game.vars)
-            with deeper.sparing(work):
+            with deeper.sparing(self.options.rlimit // PAST_WORK):
                 status, t, result = deeper.first(lambda t, e=deeper: goal_at(e, t), fast, quiet, start=start)
             if status == "sat":
                 return Search(status, t, result, deeper, undecided=why)
@@ -428,14 +407,6 @@ class Encoded:
         return Finding(registry.INCONCLUSIVE, "inconclusive", "error",
                        f"{what} could not be checked: the Z3 encoding does not support {exc} yet",
                        exc.span or self.sc.span)
-
-
-class _Over:
-    """An encoding's stand-in over another game (a free-start window): what a question that
-    reads only `enc.game` needs."""
-
-    def __init__(self, game):
-        self.game = game
 
 
 # The share of a question's resource limit each try past a depth the solver gave up on gets

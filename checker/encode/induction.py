@@ -25,7 +25,7 @@ import z3
 from ..evaluate import initial_state
 from ..phases import sequence
 from ..vocabulary import refers_to
-from .solver import Limits, ask, make_solver, sparing
+from .solver import Limits, ask, make_solver
 from .terms import Events, View
 from .unroll import NONE, Game
 
@@ -233,8 +233,7 @@ def windows_of(enc) -> Windows:
 
 
 def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
-                 clean_before: bool = True, invariants=None,
-                 work: int | None = None) -> tuple[str, int | None, str | None]:
+                 clean_before: bool = True, invariants=None) -> tuple[str, int | None, str | None]:
     """k-induction: whether an event no game of the encoding's L phases shows (event_at(game,
     i): the conditions of the event at phase i of `game`, a list joined by `and`) can never
     happen, in a game the rules decide, of any length.
@@ -246,7 +245,6 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
     too), so every later phase is covered.
     `clean_before`: the bounded search asked only for games the rules decide up to the
     event, so the window's earlier phases may be taken as decided too.
-    `work`: a resource limit for each of the step's questions, in place of the windows' own.
     `invariants`: called once, at the first step that starts from a state the search cannot
     rule out, for the invariants of reachable states (a function of a game and a state to
     their terms, or None when none were found); from then on every window assumes them.
@@ -273,14 +271,11 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
                 if clean_before:
                     pre += clean(game.vars[i])
             event = event_at(game, k - 1)
-            limit = windows_of(enc).limits.rlimit
-            with sparing([solver], work or limit, limit):
-                result = ask(solver, *pre, *event, *_assumed(invariant, game, k))
+            result = ask(solver, *pre, *event, *_assumed(invariant, game, k))
             if result.status == "sat" and invariants is not None:
                 invariant, invariants = invariants(), None
                 if invariant is not None:
-                    with sparing([solver], work or limit, limit):
-                        result = ask(solver, *pre, *event, *_assumed(invariant, game, k))
+                    result = ask(solver, *pre, *event, *_assumed(invariant, game, k))
             if result.status == "unknown":
                 return "unknown", None, result.reason
             if result.status == "sat":
