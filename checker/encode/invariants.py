@@ -145,7 +145,7 @@ def _houdini(enc, windows) -> Invariants:
         solver.add(*game.constraints[added:upto])
         added = upto
         st = game.states[t]
-        todo, reason = _keep(solver, todo, game, st, [st["winner"] == NONE])
+        todo, reason = keep_holding(solver, todo, game, st, [st["winner"] == NONE])
         if reason is not None:
             return Invariants([], reason)
     period = len(enc.sc.phases.cycle)
@@ -157,7 +157,7 @@ def _houdini(enc, windows) -> Invariants:
             before, after = game.states[0], game.states[1]
             assumed = [before["winner"] == NONE, after["winner"] == NONE]
             assumed += [lemma_term(lm, game, before) for lm in todo]
-            kept, reason = _keep(solver, todo, game, after, assumed)
+            kept, reason = keep_holding(solver, todo, game, after, assumed)
             if reason is not None:
                 return Invariants([], reason)
             changed = changed or len(kept) < len(todo)
@@ -165,7 +165,7 @@ def _houdini(enc, windows) -> Invariants:
     return Invariants(todo)
 
 
-def _keep(solver, todo: list, game: Game, st: dict, facts: list) -> tuple[list, str | None]:
+def keep_holding(solver, todo: list, game: Game, st: dict, facts: list) -> tuple[list, str | None]:
     """The candidates of todo that hold in st whenever the facts do (those false in a model
     are dropped, one model at a time), and the solver's reason if it gives up."""
     while todo:

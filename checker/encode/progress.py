@@ -33,7 +33,7 @@ import z3
 from z3 import z3core as C
 
 from .induction import PATTERN, alike_from, pin, state_terms, values_of
-from .invariants import candidate_lemmas, crowded, lemma_term
+from .invariants import candidate_lemmas, crowded, keep_holding, lemma_term
 from .phase_vars import NONE
 from .solver import Limits, ask, make_solver
 from .terms import count_of
@@ -335,19 +335,10 @@ def _going_on(game: Game, t: int) -> list:
 
 def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict):
     """The lemmas of todo that hold in st whenever the facts do and nobody has won there
-    (those false in a model are dropped, one model at a time), and the solver's reason if
-    it gives up."""
+    (invariants.keep_holding, on a solver of its own), and the solver's reason if it gives up."""
     solver = make_solver(game.ctx, limits, preprocess=True)
     solver.add(*facts, st["winner"] == NONE)
-    while todo:
-        terms = [lemma_term(lm, game, st) for lm in todo]
-        r = ask(solver, z3.Or([z3.Not(x) for x in terms]))
-        if r.status == "unknown":
-            return todo, r.reason
-        if r.status == "unsat":
-            break
-        todo = [lm for lm, x in zip(todo, terms) if z3.is_true(r.model.eval(x, model_completion=True))]
-    return todo, None
+    return keep_holding(solver, todo, game, st, [])
 
 
 def prove(scenario, seats, limits: Limits):
