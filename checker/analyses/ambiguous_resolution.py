@@ -22,7 +22,8 @@ hole for the two abilities (Resolver._block_cycles).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import holes, registry
@@ -67,26 +68,51 @@ def _first_cycle(enc: Encoded, a: Ability, b: Ability) -> Finding | None:
     """The first reachable phase where users of a and b (unordered) block each other."""
     def cycle_at(e: Encoded, t: int) -> list:
         return [c for c, x, y, _, _ in game_of(e).vars[t].cycles if (x.key, y.key) == (a.key, b.key)]
+    seen = _witnessed(enc, a, cycle_at, lambda w: _cycle_holes(w.answer.outcomes if w.answer else [], a, b),
+                      f"{a.display} and {b.display} block each other",
+                      lambda phase: f"users of {a.display} and {b.display} that block each other on {phase}",
+                      f"whether users of {a.display} and {b.display} can block each other")
+    if not isinstance(seen, _Seen):
+        return seen
+    pair = seen.holes[0].seats
+    assert pair is not None  # a block-cycle hole names its two players
+    return _cycle_finding(seen.enc.sc, game_of(seen.enc).seats, a, b, pair, seen.w, seen.phase, seen.where)
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A witness game, replayed with the hole looked for."""
+
+    enc: Encoded
+    w: Witness
+    phase: Phase
+    where: str
+    holes: list[Hole]
+
+
+def _witnessed(enc: Encoded, a: Ability, conditions_at: Callable[[Encoded, int], list],
+               holes_of: Callable[[Witness], list[Hole]], label: str, unreplayed: Callable[[Phase], str],
+               question: str) -> _Seen | Finding | None:
+    """The first reachable phase where conditions_at holds (after a game the rules decide),
+    replayed by the interpreter with the holes `holes_of` finds: None where no phase of the
+    deepest game has the conditions, an unanswered or inconclusive finding, or the witness
+    (`label`: its name; `unreplayed`: what an inconclusive says did not replay)."""
     deepest = enc.deepest()
-    if not any(cycle_at(deepest, t) for t in range(len(game_of(deepest).vars))):
-        return None  # the two are ordered, or never used against each other
-    found = enc.search_after_clean(cycle_at)
+    if not any(conditions_at(deepest, t) for t in range(len(game_of(deepest).vars))):
+        return None  # never two holders at once, or the abilities are ordered
+    found = enc.search_after_clean(conditions_at)
     if found.status != "sat":
-        return enc.unanswered(found, f"whether users of {a.display} and {b.display} can block each other",
-                              a.name_span or a.span)
-    enc, t, result = found_game(found)
-    where = found.where
-    phase = game_of(enc).phases[t]
-    w = enc.witness(result, t, f"{a.display} and {b.display} block each other")
-    cycles = _cycle_holes(w.answer.outcomes if w.answer else [], a, b)
-    if not cycles:
-        return enc.inconclusive(
-            f"users of {a.display} and {b.display} that block each other on {phase}",
+        return enc.unanswered(found, question, a.name_span or a.span)
+    at, t, result = found_game(found)
+    phase = game_of(at).phases[t]
+    w = at.witness(result, t, label)
+    seen = holes_of(w)
+    if not seen:
+        return at.inconclusive(
+            unreplayed(phase),
             "the solver's game does not replay through the interpreter with that hole (an encoding bug)",
             a.name_span or a.span, witness=w)
-    pair = cycles[0].seats
-    assert pair is not None  # a block-cycle hole names its two players
-    return _cycle_finding(enc.sc, game_of(enc).seats, a, b, pair, w, phase, where)
+    return _Seen(at, w, phase, found.where, seen)
 
 
 def _cycle_finding(scenario: Scenario, seats: tuple[str, ...], a: Ability, b: Ability, pair: tuple[int, int],
@@ -129,24 +155,14 @@ def _cycle_holes(outcomes: list[Outcome], a: Ability, b: Ability) -> list[Hole]:
 def _first(enc: Encoded, a: Ability, kind: str) -> Finding | None:
     def mutual_at(e: Encoded, t: int) -> list:
         return [c for c, ability, k in game_of(e).vars[t].mutual if ability.key == a.key and k == kind]
-    deepest = enc.deepest()
-    if not any(mutual_at(deepest, t) for t in range(len(game_of(deepest).vars))):
-        return None  # never two holders at once
-    found = enc.search_after_clean(mutual_at)
     what = "several consistent readings" if kind == "several" else "no consistent reading"
-    if found.status != "sat":
-        return enc.unanswered(found, f"whether uses of {a.display} that block each other can have {what}",
-                              a.name_span or a.span)
-    enc, t, result = found_game(found)
-    where = found.where
-    phase = game_of(enc).phases[t]
-    w = enc.witness(result, t, f"uses of {a.display} that block each other")
-    if not _mutual_holes(w.answer.outcomes if w.answer else [], a):
-        return enc.inconclusive(
-            f"uses of {a.display} that block each other on {phase} with {what}",
-            "the solver's game does not replay through the interpreter with that hole (an encoding bug)",
-            a.name_span or a.span, witness=w)
-    return _finding(enc.sc, game_of(enc).seats, a, w, phase, where)
+    seen = _witnessed(enc, a, mutual_at, lambda w: _mutual_holes(w.answer.outcomes if w.answer else [], a),
+                      f"uses of {a.display} that block each other",
+                      lambda phase: f"uses of {a.display} that block each other on {phase} with {what}",
+                      f"whether uses of {a.display} that block each other can have {what}")
+    if not isinstance(seen, _Seen):
+        return seen
+    return _finding(seen.enc.sc, game_of(seen.enc).seats, a, seen.w, seen.phase, seen.where)
 
 
 def _finding(scenario: Scenario, seats: tuple[str, ...], a: Ability, w: Witness, phase: Phase,
