@@ -4,7 +4,7 @@ asked many questions through the solver factory."""
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import z3
@@ -39,6 +39,18 @@ class Options:
     # the bundled specs, with the same answers within the limits, but other games as models
     # (so analyses that describe a model, like stalemate's stuck line-up, may name others).
     preprocess: bool = False
+
+
+@dataclass
+class Depths:
+    """What the encodings of one composition, one per depth, share: each depth as a search
+    may ask it (`asked`: the encoding, or why it cannot be asked), each depth built
+    (`built`, a witness search past the last asked depth included), and per number of
+    holders, the phases the holders question has found clear."""
+
+    asked: dict[int, "Encoded | str"] = field(default_factory=dict)
+    built: dict[int, "Encoded"] = field(default_factory=dict)
+    holders_clear: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,7 +89,7 @@ class Encoded:
         self.options = options
         self.error: Unsupported | None = None
         self.game: Prefix | None = None
-        self.deeper: dict = {}  # bound -> Encoded or why not; "built": every one made (shared)
+        self.depths = Depths()  # shared by the encodings of one composition
         try:
             from ..evaluate import initial_state
             from ..phases import start_phases
@@ -121,21 +133,21 @@ class Encoded:
         out some play more holders make (Encoded.unfollowed)."""
         if bound == self.options.bound:
             return self
-        if bound not in self.deeper:
+        if bound not in self.depths.asked:
             enc = self.built(bound)
             why = f"the encoding does not support {enc.error}" if enc.error else enc.unfollowed()
-            self.deeper[bound] = why if why else enc
-        return self.deeper[bound]
+            self.depths.asked[bound] = why if why else enc
+        return self.depths.asked[bound]
 
     def built(self, bound: int) -> Encoded:
         """The composition encoded to `bound` rounds, whatever it leaves out: enough to look
         for a witness (a game found is a real game), not to say there is none."""
         if bound == self.options.bound:
             return self
-        shared = self.deeper.setdefault("built", {})
+        shared = self.depths.built
         if bound not in shared:
             enc = Encoded(self.sc, self.comp, replace(self.options, bound=bound), full=self.full)
-            enc.deeper = self.deeper
+            enc.depths = self.depths
             shared[bound] = enc
         return shared[bound]
 
@@ -229,7 +241,7 @@ class Encoded:
         solver = make_solver(game.ctx, Limits(self.options.timeout, HOLDERS_WORK * self.options.rlimit), True)
         # The depths of a composition share one game: the phases a shallower depth found with
         # fewer holders are not asked again.
-        clear = self.deeper.setdefault("holders clear", {})
+        clear = self.depths.holders_clear
         first = clear.get(many, 0)
         added = 0
         for t, pv in enumerate(game.vars):
