@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write the report to FILE instead of standard output")
     check.add_argument("--show-suppressed", action="store_true",
                        help="list acknowledged and baselined findings too (they are always counted)")
+    check.add_argument("--show-verdicts", action="store_true",
+                       help="list the questions answered no, each with how far the answer holds "
+                            "(for every length of game, or within the rounds searched)")
     check.add_argument("--exclude", action="append", default=[], metavar="PATTERNS",
                        help="comma-separated glob patterns of files and folders to skip when "
                             "walking folders (besides .gitignore and folders such as .venv)")
@@ -303,6 +306,8 @@ def _run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         render = CHECK_FORMATS[args.format]
         if args.format in ("text", "markdown"):
             render = functools.partial(render, show_suppressed=args.show_suppressed)
+        if args.format == "text":
+            render = functools.partial(render, show_verdicts=args.show_verdicts)
         report = render(results)
     if args.format == "github" and not args.statistics:
         for warning in github.step_summary(results):

@@ -77,3 +77,25 @@ class Finding:
             "id": self.id,
             "suppression": self.suppression.to_json() if self.suppression else None,
         }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A question an analysis answered no, with nothing to report: for every length of game
+    (`every`: by induction) or within `depth` rounds, `detail` saying how it was decided and,
+    when only within the depth, why not for longer games. `kind`: the analysis."""
+
+    question: str
+    where: str
+    depth: int
+    every: bool
+    detail: str
+    kind: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.question}: no ({self.where}; {self.detail})"
+
+    def to_json(self) -> dict:
+        return {"analysis": self.kind, "question": self.question, "where": self.where,
+                "every_length": self.every, "depth": self.depth, "detail": self.detail}

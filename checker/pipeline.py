@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, SpecError
-from .findings import Finding
+from .findings import Finding, Verdict
 from .loader import read_source
 from .registry import INTERNAL_ERROR
 from .source import SourceFile
@@ -88,6 +88,8 @@ class FileResult:
     # Baseline entries for this file that no finding matched any more (see baseline.py).
     stale_baseline: list[dict] = field(default_factory=list)
     analyses: tuple[str, ...] = ()  # the kinds that ran, in order (a report lists each)
+    # The questions the analyses answered no, with how far each answer holds.
+    verdicts: list[Verdict] = field(default_factory=list)
 
 
 # Groups of analyses that share the encodings of a spec's compositions. Each group builds its
@@ -176,10 +178,11 @@ def merge(path: str, select: tuple[str, ...], parts: list[FileResult]) -> FileRe
     read is reported once)."""
     if not parts:
         return FileResult(path, analyses=tuple(select))
-    result = replace(parts[0], findings=list(parts[0].findings))
+    result = replace(parts[0], findings=list(parts[0].findings), verdicts=list(parts[0].verdicts))
     if not result.diagnostics:
         for part in parts[1:]:
             result.findings.extend(part.findings)
+            result.verdicts = result.verdicts + part.verdicts
     return result
 
 
@@ -234,5 +237,8 @@ def _run(kind: str, scenario: Scenario, result: FileResult, select: tuple[str, .
         # encodings that exist answer side questions (can a conversion make two holders?).
         result.findings.extend(ANALYSES[kind](scenario, options, encodings))
     elif encodings:
+        before = [len(enc.depths.verdicts) for enc in encodings]
         result.findings.extend(ANALYSES[kind](scenario, encodings))
+        result.verdicts += [replace(v, kind=kind) for enc, n in zip(encodings, before)
+                            for v in enc.depths.verdicts[n:]]
     return encodings

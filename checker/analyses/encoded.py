@@ -12,11 +12,11 @@ import z3
 from .. import registry
 from ..crosscheck.witness import Witness, evidence, extract, replay
 from ..encode.blocking import MAX_READERS
-from ..encode.solver import Limits, Result, ask, check, make_solver, sparing
+from ..encode.solver import Budget, Limits, Result, ask, check, make_solver, sparing
 from ..encode.terms import Unsupported
 from ..encode.unroll import Game, Prefix
 from ..errors import SpecError
-from ..findings import Finding, Related
+from ..findings import Finding, Related, Verdict
 from ..model import Composition, Scenario
 
 
@@ -51,6 +51,8 @@ class Depths:
     asked: dict[int, "Encoded | str"] = field(default_factory=dict)
     built: dict[int, "Encoded"] = field(default_factory=dict)
     holders_clear: dict[int, int] = field(default_factory=dict)
+    verdicts: list["Verdict"] = field(default_factory=list)  # the questions answered no, in order
+    proof_work: "Budget | None" = None  # what the proofs for every length may still spend
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,9 @@ class Search:
     # Past a depth the solver gave up on, "sat" in a longer game: which depth is open (a
     # shorter game than the witness is then not ruled out).
     undecided: str | None = None
+    # What the question asks at phase i of any game (a free-start window included): the
+    # event a proof for every length rules out (Encoded.unanswered), when the search says no.
+    event: Callable | None = None
 
     @property
     def depth(self) -> int:
@@ -170,9 +175,18 @@ class Encoded:
             if not here:
                 return [z3.BoolVal(False, enc.game.ctx)]
             return [z3.Or(here), enc.clean_until(t - 1)]
-        return self.search(goal, quiet=True)
+
+        def event(game, i):  # in any game: a window of a proof too (encode/induction.py)
+            here = conditions_at(Window(game), i)
+            return [z3.Or(here) if here else z3.BoolVal(False, game.ctx)]
+        return self.search(goal, quiet=True, event=event)
 
     def search(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
+               quiet: bool = False, event: Callable | None = None) -> Search:
+        """`deepen`, the question's `event` kept with the answer (see Search.event)."""
+        return replace(self.deepen(goal_at, fast, quiet), event=event)
+
+    def deepen(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
                quiet: bool = False) -> Search:
         """`first`, in ever longer games: a goal no game of this encoding's rounds reaches is
         asked of a game one round longer (its later phases only: the earlier ones are the
@@ -268,8 +282,11 @@ class Encoded:
 
     @property
     def where(self) -> str:
-        return f"composition {self.comp.title}, default settings, up to {self.options.bound} round" \
-               f"{'s' if self.options.bound != 1 else ''}"
+        return f"{self.composition}, up to {self.options.bound} round{'s' if self.options.bound != 1 else ''}"
+
+    @property
+    def composition(self) -> str:
+        return f"composition {self.comp.title}, default settings"
 
     def B(self, v):
         return z3.BoolVal(v, self.game.ctx)
@@ -407,12 +424,47 @@ class Encoded:
         way."""
         if found.status == "unknown":
             return found.enc.inconclusive(what, f"the solver gave up ({found.result.reason})", span)
-        if found.status != "unsat" or found.gave_up is None:
+        if found.status != "unsat":
+            return None
+        if found.gave_up is None:
+            self.depths.verdicts.append(self.settle(found, what))
             return None
         rounds = found.depth
         return found.enc.inconclusive(
             what, f"no game of up to {rounds} round{'s' if rounds != 1 else ''} shows it, and a "
                   f"longer one was not searched ({found.gave_up})", span)
+
+    def settle(self, found: Search, what: str) -> Verdict:
+        """The verdict on a question no game up to the search's depth answers: for every
+        length where k-induction (encode/induction.py, with the composition's invariants)
+        rules out the event in longer games too, else within the depth, saying why not
+        longer. The proofs of one composition share a budget of solver work (PROOF_WORK)."""
+        from ..encode.induction import prove_absent
+        from ..encode.invariants import strengthening
+
+        enc = found.enc
+        rounds = f"{found.depth} round{'s' if found.depth != 1 else ''}"
+        searched = f"no game of up to {rounds} shows it"
+        if found.event is None:
+            return Verdict(what, enc.composition, found.depth, False, searched)
+        if self.depths.proof_work is None:
+            self.depths.proof_work = Budget(PROOF_WORK * self.options.rlimit)
+        budget = self.depths.proof_work
+        if budget.exhausted:
+            return Verdict(what, enc.composition, found.depth, False,
+                           f"{searched}; not proved for longer games: the proofs of this composition "
+                           "spent their budget of solver work")
+        try:
+            status, k, why = prove_absent(enc, found.event, what="it", invariants=strengthening(enc, budget),
+                                          budget=budget)
+        except Unsupported as exc:
+            status, k, why = "open", None, f"the induction step does not support {exc}"
+        if status == "proved":
+            return Verdict(what, enc.composition, found.depth, True,
+                           f"{searched}, and induction over {k} phase{'s' if k != 1 else ''} rules out "
+                           "every longer game")
+        reason = f"the solver gave up on the induction step ({why})" if status == "unknown" else why
+        return Verdict(what, enc.composition, found.depth, False, f"{searched}; not proved for longer games: {reason}")
 
     def unsupported(self, what: str) -> Finding:
         exc = self.error
@@ -426,8 +478,22 @@ class Encoded:
 # overlap on night 4, in under a second), and a try that fails costs little.
 PAST_WORK = 5
 
+# The solver work the proofs for every length of one composition's "no" answers may spend
+# together (Encoded.settle), in questions' resource limits. Past it, a verdict holds within
+# the depth searched and says so.
+PROOF_WORK = 1
+
 # How many times an analysis's resource limit the question of Encoded._many_holders gets.
 HOLDERS_WORK = 5
+
+
+class Window:
+    """A game seen as an encoding, for the questions' conditions (conditions_at(enc, t) reads
+    only enc.game): a free-start window of a proof is asked what the search asked."""
+
+    def __init__(self, game):
+        self.game = game
+        self.error = None
 
 
 def _flat(goal):

@@ -22,7 +22,7 @@ def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
         if enc.error:
             out.append(enc.unsupported("whether two sides can win at once"))
             continue
-        found = enc.search(_goal, quiet=True)
+        found = enc.search(_goal, quiet=True, event=_event)
         short = enc.unanswered(found, "whether two sides can win at once")
         if short is not None:
             out.append(short)

@@ -20,12 +20,14 @@ that reads `round` in an expression has no such point: no proof is attempted.
 
 from __future__ import annotations
 
+import weakref
+
 import z3
 
 from ..evaluate import initial_state
 from ..phases import sequence
 from ..vocabulary import refers_to
-from .solver import Limits, ask, make_solver
+from .solver import Budget, Limits, ask, make_solver
 from .terms import Events, View
 from .unroll import NONE, Game
 
@@ -105,6 +107,25 @@ def mentions_round(scenario) -> bool:
                                                tuple(scenario.wins)))
 
 
+def per_scenario(fn):
+    """fn(scenario, *args) computed once per scenario object and arguments: these are static
+    facts of a resolved spec, and the analyses and open questions ask them many times. Kept
+    by identity (a Scenario holds lists, so it has no hash), and only while it lives."""
+    memo: dict[tuple, tuple] = {}
+
+    def once(scenario, *args):
+        key = (id(scenario), *args)
+        hit = memo.get(key)
+        if hit is not None and hit[0]() is scenario:
+            return hit[1]
+        value = fn(scenario, *args)
+        memo[key] = (weakref.ref(scenario, lambda _, key=key: memo.pop(key, None)), value)
+        return value
+    once.__doc__ = fn.__doc__
+    return once
+
+
+@per_scenario
 def round_numbers(scenario) -> int | None:
     """Where `round` is only compared with numbers (`round <= 2`), the largest of them: past
     it, each comparison has one value in every phase, so later phases are again all alike.
@@ -142,6 +163,7 @@ def _numbers(scenario) -> int:
     return top
 
 
+@per_scenario
 def alike_from(scenario, seats) -> int | None:
     """The first phase index from which phases are all alike (generic_from, `round` compared
     only with numbers), or None when the spec reads `round` some other way."""
@@ -233,7 +255,8 @@ def windows_of(enc) -> Windows:
 
 
 def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
-                 clean_before: bool = True, invariants=None) -> tuple[str, int | None, str | None]:
+                 clean_before: bool = True, invariants=None,
+                 budget: Budget | None = None) -> tuple[str, int | None, str | None]:
     """k-induction: whether an event no game of the encoding's L phases shows (event_at(game,
     i): the conditions of the event at phase i of `game`, a list joined by `and`) can never
     happen, in a game the rules decide, of any length.
@@ -248,7 +271,10 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
     `invariants`: called once, at the first step that starts from a state the search cannot
     rule out, for the invariants of reachable states (a function of a game and a state to
     their terms, or None when none were found); from then on every window assumes them.
+    `budget`: the solver work the step questions may spend (solver.Budget), when limited.
     ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
+    def asked(solver, *parts):
+        return budget.ask(solver, *parts) if budget is not None else ask(solver, *parts)
     sc = enc.sc
     g = alike_from(sc, enc.game.seats)
     if g is None:
@@ -263,6 +289,9 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
         proved = True
         for j in starts:
             game, solver = windows_of(enc).get(j, k)
+            if game.restricted:
+                # A window that leaves some play out proves nothing: not worth a question.
+                return "open", None, game.restricted
             pre = [game.states[0]["winner"] == NONE]
             if strengthen:
                 pre.append(no_win_holds(game, game.states[0]))
@@ -271,11 +300,11 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
                 if clean_before:
                     pre += clean(game.vars[i])
             event = event_at(game, k - 1)
-            result = ask(solver, *pre, *event, *_assumed(invariant, game, k))
+            result = asked(solver, *pre, *event, *_assumed(invariant, game, k))
             if result.status == "sat" and invariants is not None:
                 invariant, invariants = invariants(), None
                 if invariant is not None:
-                    result = ask(solver, *pre, *event, *_assumed(invariant, game, k))
+                    result = asked(solver, *pre, *event, *_assumed(invariant, game, k))
             if result.status == "unknown":
                 return "unknown", None, result.reason
             if result.status == "sat":

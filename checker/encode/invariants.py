@@ -18,10 +18,16 @@ import z3
 
 from .induction import alike_from, clean, no_win_holds, prove_absent, win_holds
 from .phase_vars import NONE
-from .solver import Limits, ask, make_solver
+from .solver import Budget, Limits, ask, make_solver
 from .terms import Events, View, count_of
 from .unroll import Game
 from ..vocabulary import sides_set
+
+
+# Solver work the search for a composition's invariants may spend, in questions' resource
+# limits: the candidates are a few hundred on the largest bundled spec, and each step
+# question is a free-start phase of the whole game.
+HOUDINI_WORK = 5
 
 
 def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
@@ -109,33 +115,40 @@ class Invariants:
     """The candidates proved for one composition (`lemmas`), or why none could be (`failed`:
     the solver gave up, or the game is too short to reach the first generic phase)."""
 
-    def __init__(self, lemmas: list, failed: str | None = None):
+    def __init__(self, lemmas: list, failed: str | None = None, given_up: list | None = None):
         self.lemmas = lemmas
         self.failed = failed
+        self.given_up = given_up or []  # candidates dropped because the solver gave up on them
 
     def at(self, game: Game, st: dict) -> list:
         """The invariants over a state of `game` (which nobody has won)."""
         return [lemma_term(lm, game, st) for lm in self.lemmas]
 
 
-def find(enc) -> Invariants:
+def find(enc, budget: Budget | None = None) -> Invariants:
     """The invariants of the encoding's composition, found once and kept on its one game
-    (every depth of it shares them, as the free-start windows)."""
+    (every depth of it shares them, as the free-start windows). `budget`: the solver work
+    the search may spend, if not HOUDINI_WORK questions' worth (charged there)."""
     from .induction import windows_of
 
     holder = getattr(enc, "full", enc)
     if getattr(holder, "_invariants", None) is None:
-        holder._invariants = _houdini(enc, windows_of(enc))
+        found = _houdini(enc, windows_of(enc), budget)
+        if budget is not None and found.failed is not None:
+            return found  # a caller's smaller budget: another may still find them with its own
+        holder._invariants = found
     return holder._invariants
 
 
-def _houdini(enc, windows) -> Invariants:
+def _houdini(enc, windows, budget: Budget | None) -> Invariants:
     g = alike_from(enc.sc, enc.game.seats)
     real = enc.deepest()
     if g is None or len(real.game.states) <= g:
         return Invariants([], "the game is not encoded up to the phase from which phases are all alike")
     game = real.game
     todo = candidate_lemmas(game)
+    given_up: list = []
+    budget = budget if budget is not None else Budget(HOUDINI_WORK * enc.options.rlimit)
     # The game's own states, each asked of the phases up to it only (one solver, given the
     # constraints a phase at a time): the model's broken candidates are dropped.
     solver = make_solver(game.ctx, Limits(enc.options.timeout, enc.options.rlimit), finite=game.finite)
@@ -145,9 +158,8 @@ def _houdini(enc, windows) -> Invariants:
         solver.add(*game.constraints[added:upto])
         added = upto
         st = game.states[t]
-        todo, reason = keep_holding(solver, todo, game, st, [st["winner"] == NONE])
-        if reason is not None:
-            return Invariants([], reason)
+        todo, unsettled = keep_holding(solver, todo, game, st, [st["winner"] == NONE], budget)
+        given_up += unsettled
     period = len(enc.sc.phases.cycle)
     changed = True
     while changed and todo:
@@ -157,33 +169,58 @@ def _houdini(enc, windows) -> Invariants:
             before, after = game.states[0], game.states[1]
             assumed = [before["winner"] == NONE, after["winner"] == NONE]
             assumed += [lemma_term(lm, game, before) for lm in todo]
-            kept, reason = keep_holding(solver, todo, game, after, assumed)
-            if reason is not None:
-                return Invariants([], reason)
+            kept, unsettled = keep_holding(solver, todo, game, after, assumed, budget)
+            given_up += unsettled
             changed = changed or len(kept) < len(todo)
             todo = kept
-    return Invariants(todo)
+    if budget.exhausted:
+        return Invariants([], "the search for invariants spent its budget of solver work")
+    return Invariants(todo, given_up=given_up)
 
 
-def keep_holding(solver, todo: list, game: Game, st: dict, facts: list) -> tuple[list, str | None]:
+def keep_holding(solver, todo: list, game: Game, st: dict, facts: list,
+                 budget: Budget | None = None) -> tuple[list, list]:
     """The candidates of todo that hold in st whenever the facts do (those false in a model
-    are dropped, one model at a time), and the solver's reason if it gives up."""
-    while todo:
-        terms = [lemma_term(lm, game, st) for lm in todo]
-        r = ask(solver, *facts, z3.Or([z3.Not(x) for x in terms]))
-        if r.status == "unknown":
-            return todo, r.reason
-        if r.status == "unsat":
-            break
-        todo = [lm for lm, x in zip(todo, terms) if z3.is_true(r.model.eval(x, model_completion=True))]
-    return todo, None
+    are dropped, one model at a time), and those dropped because the solver gave up on them.
+
+    A question the solver gives up on is asked again of each half of its candidates, down to
+    one: a large disjunction of broken invariants can be far harder to refute than its parts.
+    Dropping a candidate is always sound (Houdini's loop then asks again without assuming
+    it); keeping one is only ever on the solver's proof. With a `budget`, its work is charged
+    there, and once it is spent every candidate left unproved is dropped."""
+    order = {lm: i for i, lm in enumerate(todo)}
+    kept: list = []
+    given_up: list = []
+    pending = [list(todo)]
+    while pending:
+        group = pending.pop()
+        while group:
+            terms = [lemma_term(lm, game, st) for lm in group]
+            goal = (*facts, z3.Or([z3.Not(x) for x in terms]))
+            r = budget.ask(solver, *goal) if budget is not None else ask(solver, *goal)
+            if r.status == "unsat":
+                kept += group
+                break
+            if r.status == "unknown":
+                if len(group) == 1:
+                    given_up += group
+                else:
+                    half = len(group) // 2
+                    pending += [group[half:], group[:half]]
+                break
+            # A state the facts allow: every candidate false in it is broken, in any group.
+            def true_in(lms: list, model=r.model) -> list:
+                return [lm for lm in lms if z3.is_true(model.eval(lemma_term(lm, game, st), model_completion=True))]
+            group = true_in(group)
+            pending = [true_in(g) for g in pending]
+    return sorted(kept, key=order.__getitem__), sorted(given_up, key=order.__getitem__)
 
 
-def strengthening(enc):
+def strengthening(enc, budget: Budget | None = None):
     """For induction.prove_absent's `invariants`: the composition's invariants, found on the
-    first call, or None when none could be."""
+    first call (within `budget`, if given), or None when none could be."""
     def get():
-        inv = find(enc)
+        inv = find(enc, budget)
         return inv.at if inv.failed is None and inv.lemmas else None
     return get
 

@@ -35,7 +35,7 @@ from z3 import z3core as C
 from .induction import PATTERN, alike_from, pin, state_terms, values_of
 from .invariants import candidate_lemmas, crowded, keep_holding, lemma_term
 from .phase_vars import NONE
-from .solver import Limits, ask, make_solver
+from .solver import Limits, ask, make_solver, spent
 from .terms import count_of
 from .unroll import Game
 
@@ -186,6 +186,7 @@ class Proof:
         self.free = Game(scenario, seats, self.period - 1 + self.span, first_phase=self.g, symmetry=False,
                          free_start=True)
         self.lemmas: list = []
+        self.given_up: list = []  # candidates Houdini dropped because the solver gave up on them
         self.searches: list = []
 
     def restricted(self) -> str | None:
@@ -232,9 +233,8 @@ class Proof:
                 before = len(todo)
                 # Each check assumes the lemmas as they stand now (a step's pre-state).
                 game, facts, st = self._check(k, todo)
-                todo, reason = _keep_holding(self.limits, todo, game, facts, st)
-                if reason is not None:
-                    return reason
+                todo, unsettled = _keep_holding(self.limits, todo, game, facts, st)
+                self.given_up += unsettled
                 changed = changed or len(todo) < before
         self.lemmas = todo
         return None
@@ -281,8 +281,8 @@ class Search:
         while self.n < MAX_REFINEMENTS:
             ra = ask(a, *extra)
             # Z3 counts the work of the whole context: what this position spent is the rise.
-            self.base = _spent(a) if self.base is None else self.base
-            if _spent(a) - self.base > BUDGET:
+            self.base = spent(a) if self.base is None else self.base
+            if spent(a) - self.base > BUDGET:
                 return "unknown", f"the proof ran out of its budget of solver work after {self.n} continuations"
             if ra.status != "sat":
                 self.proved = ra.status == "unsat" and not extra
@@ -297,11 +297,6 @@ class Search:
             a.add(segment.copy(rb.model, segment.first_progress(rb.model), f"k{self.n}_"))
             self.n += 1
         return "unknown", f"more than {MAX_REFINEMENTS} continuations were needed"
-
-
-def _spent(solver) -> int:
-    stats = solver.statistics()
-    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
 
 
 def _quieter(solver, goal: list, segment: Segment):
@@ -335,7 +330,7 @@ def _going_on(game: Game, t: int) -> list:
 
 def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict):
     """The lemmas of todo that hold in st whenever the facts do and nobody has won there
-    (invariants.keep_holding, on a solver of its own), and the solver's reason if it gives up."""
+    (invariants.keep_holding, on a solver of its own), and those the solver gave up on."""
     solver = make_solver(game.ctx, limits, preprocess=True)
     solver.add(*facts, st["winner"] == NONE)
     return keep_holding(solver, todo, game, st, [])

@@ -83,6 +83,36 @@ def ask(solver: z3.Solver, *parts) -> Result:
         solver.pop()
 
 
+def spent(solver: z3.Solver) -> int:
+    """The solver work Z3 has counted so far (its rlimit count; of the whole context)."""
+    stats = solver.statistics()
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
+
+
+class Budget:
+    """Solver work a task may spend over many questions, counted as Z3 counts it (the rise of
+    the rlimit count across each question), not in seconds: the same spec runs out at the
+    same question on every machine."""
+
+    def __init__(self, work: int):
+        self.left = work
+
+    @property
+    def exhausted(self) -> bool:
+        return self.left <= 0
+
+    def ask(self, solver: z3.Solver, *parts) -> Result:
+        """`ask`, its work charged; a question asked with the budget spent is not asked (the
+        answer is `unknown`, for the caller to treat as the solver giving up)."""
+        if self.exhausted:
+            return Result("unknown", None, "the budget of solver work was spent", 0.0)
+        before = spent(solver)
+        try:
+            return ask(solver, *parts)
+        finally:
+            self.left -= spent(solver) - before
+
+
 @contextlib.contextmanager
 def sparing(solvers, rlimit: int, restore: int):
     """The solvers' questions limited to `rlimit` while inside, `restore` after: a try whose

@@ -29,6 +29,7 @@ def to_json(results: list[FileResult]) -> dict:
                 for a in sc.assumptions
             ]
             entry["findings"] = [f.to_json() for f in r.findings]
+            entry["verdicts"] = [v.to_json() for v in r.verdicts]
         if r.stale_baseline:  # baseline entries no finding matched any more
             entry["stale_baseline"] = [dict(e) for e in r.stale_baseline]
         files.append(entry)

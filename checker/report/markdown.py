@@ -48,6 +48,18 @@ def _gist(message: str) -> str:
     return message
 
 
+def _verdicts(r: FileResult) -> list[str]:
+    """The questions answered no, each with how far the answer holds: for every length of
+    game (a proof), or only within the rounds searched (and why no proof was found)."""
+    if not r.verdicts:
+        return []
+    every = sum(v.every for v in r.verdicts)
+    out = [f"Answered no ({len(r.verdicts)} questions, {every} for every length of game):", ""]
+    out += [f"- {'every length' if v.every else f'within {v.depth} rounds'} — {v.kind}: {v.text}"
+            for v in r.verdicts]
+    return out + [""]
+
+
 def render(results: list[FileResult], show_suppressed: bool = True) -> str:
     """The report; acknowledged and baselined findings are listed (marked) unless
     `show_suppressed` is false, and counted in their own column either way."""
@@ -94,6 +106,7 @@ def render(results: list[FileResult], show_suppressed: bool = True) -> str:
         shown = [f for f in r.findings if show_suppressed or f.gating]
         if not shown:
             out += ["No findings.", ""]
+        out += _verdicts(r)
         for f in shown:
             where = f"line {f.span.line}" if f.span else "the file"
             rules = cited(f, " — ", "")

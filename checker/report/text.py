@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..findings import Finding
+from ..findings import Finding, Verdict
 from ..pipeline import FileResult
 from . import people, summary
 
@@ -72,8 +72,9 @@ def suppressed_counts(results: list[FileResult]) -> str:
     return ", ".join(f"{n} {words.get(kind, kind)}" for kind, n in sorted(counts.items()))
 
 
-def render(results: list[FileResult], show_suppressed: bool = False) -> str:
-    """The report; acknowledged and baselined findings are counted, and listed on request."""
+def render(results: list[FileResult], show_suppressed: bool = False, show_verdicts: bool = False) -> str:
+    """The report; acknowledged and baselined findings are counted, and listed on request, as
+    the questions answered no (how far each answer holds)."""
     lines: list[str] = []
     for r in results:
         if r.diagnostics:
@@ -108,6 +109,27 @@ def render(results: list[FileResult], show_suppressed: bool = False) -> str:
                          "--show-suppressed lists them)")
         for entry in r.stale_baseline:
             lines.append(f"  {stale_note(entry)}")
+        lines += verdict_lines(r.verdicts, show_verdicts)
         lines.append("")
     lines.append(summary.sentence(summary.count(results)))
     return people.lines(lines) + "\n"
+
+
+def verdict_lines(verdicts: list[Verdict], listed: bool) -> list[str]:
+    """How many questions were answered no, and how many of those for every length of game;
+    each one, if `listed`. A "no" that holds only within the rounds searched is not a proof,
+    and the report says so rather than staying silent."""
+    if not verdicts:
+        return []
+    every = sum(v.every for v in verdicts)
+    within = len(verdicts) - every
+    parts = [f"{every} for every length of game"] if every else []
+    if within:
+        depths = sorted({v.depth for v in verdicts if not v.every})
+        rounds = " or ".join(str(d) for d in depths)
+        parts.append(f"{within} only within the {rounds} round{'s' if depths != [1] else ''} searched")
+    more = "" if listed else " (--show-verdicts lists them)"
+    out = [f"  {len(verdicts)} question{'s' if len(verdicts) != 1 else ''} answered no: {', '.join(parts)}{more}"]
+    if listed:
+        out += [f"    - {v.kind}: {v.text}" for v in verdicts]
+    return out
