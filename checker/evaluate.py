@@ -147,7 +147,10 @@ class Evaluator:
             return role.counts_as or None
         return self.state.sides[seat]
 
-    def value(self, e: ast.Expr, env: Env) -> Value:
+    # `e` may be None for the callers in analyses/ that pass a win's `cond` (optional in
+    # WinDecl, always there in scenario.wins): None ends in the TypeError below, as any value
+    # that is no expression does. Once they narrow it, this can take ast.Expr alone.
+    def value(self, e: ast.Expr | None, env: Env) -> Value:
         s = self.state
         if isinstance(e, ast.Num):
             return e.value
