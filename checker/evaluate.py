@@ -44,8 +44,8 @@ class State:
     alive: list[bool]
     left_by: list[str | None] = field(default_factory=list)
     counters: list[dict[str, int]] = field(default_factory=list)
-    memories: dict[str, object] = field(default_factory=dict)
-    settings: dict[str, object] = field(default_factory=dict)
+    memories: dict[str, Value] = field(default_factory=dict)
+    settings: dict[str, Value] = field(default_factory=dict)
     round: int = 0
     events: frozenset = frozenset()  # this phase's events: ("kill", seat, kind), ("voted", seat)…
     items: dict = field(default_factory=dict)  # (item, seat) -> variant

@@ -4,6 +4,7 @@ forbids it, never silently applied or dropped."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from .. import holes
@@ -30,6 +31,11 @@ class Problem:
 
 def team_of(scenario: Scenario, ability: Ability) -> Team | None:
     return scenario.team_of(ability)
+
+
+def ability_of(scenario: Scenario, use: BoundUse) -> Ability:
+    """The ability of a use that is not the day's vote."""
+    return scenario.ability_by_key[present(use.ability, "the ability of a use (not a vote)")]
 
 
 def acting_team(scenario: Scenario, ability: Ability) -> Team:
@@ -68,7 +74,7 @@ def pending_for(state: State, ability: str, seat: int | None, phase: Phase) -> b
 
 
 def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Phase,
-                  drawn: set[int]) -> tuple[int | None, Problem | None]:
+                  drawn: AbstractSet[int]) -> tuple[int | None, Problem | None]:
     """The acting player when a query does not say `by`."""
     actor = ability.actor
     if actor is None or actor.kind == "moderator":
@@ -105,7 +111,7 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
           phase_uses: list[BoundUse], triggered_now: bool = False, drawn: frozenset = frozenset()
           ) -> list[Problem]:
     """Everything wrong with one use, judged on the state at the start of the phase."""
-    ability = scenario.ability_by_key[present(use.ability, "the ability of a use (not a vote)")]
+    ability = ability_of(scenario, use)
     pending = pending_for(state, ability.key, use.actor, phase)
     out = _when(ability, phase, moment, use, pending, triggered_now, drawn)
     if out and not ability.is_card:
