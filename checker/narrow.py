@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from . import ast
+
 T = TypeVar("T")
 
 
@@ -18,3 +20,17 @@ def present(value: T | None, what: str) -> T:
     if value is None:
         raise ValueError(f"{what} is missing")
     return value
+
+
+def present_expr(value: ast.Expr | None, what: str) -> ast.Expr:
+    """`present` for an expression: solving T against the Expr union, mypy would join its
+    members to `object`."""
+    if value is None:
+        raise ValueError(f"{what} is missing")
+    return value
+
+
+def effect_name(e: ast.Effect) -> ast.Name:
+    """What an effect of a named verb names (the kind of `kill`, the role of `convert`, the
+    item of `give`, the side of `win` …): the grammar gives one to every effect of those verbs."""
+    return present(e.name, f"the name of a `{e.verb}` effect")

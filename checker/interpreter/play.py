@@ -13,7 +13,7 @@ from ..ast import AnyEffect
 from ..evaluate import Env, EvalError, Evaluator, State, Value
 from ..holes import Hole
 from ..model import Ability, Scenario, TieRule
-from ..narrow import present
+from ..narrow import effect_name, present
 from ..phases import Phase, matches
 from ..vocabulary import flat
 from . import obligations
@@ -29,7 +29,7 @@ from .legal import (
     team_decider,
     use_key,
 )
-from .resolution import CLOSING_EVENTS, Attack, Report, Resolver, Scratch, Source, effect_name
+from .resolution import CLOSING_EVENTS, Attack, Report, Resolver, Scratch, Source
 from .tally import count_problem, tally_problem, vote_total
 from .ties import pick_problem, tie_results
 

@@ -38,7 +38,7 @@ from .. import holes
 from ..evaluate import Env, EvalError, Evaluator, State, Value
 from ..holes import Hole
 from ..model import Ability, Scenario
-from ..narrow import present
+from ..narrow import effect_name, present
 from ..phases import Phase, rule_applies_at
 from ..rule_rounds import max_rounds
 from ..vocabulary import SHIELDS, STATE_WRITES, flat, in_block_cycles, is_blocking, verbs
@@ -933,12 +933,6 @@ APPLY = {
     "stay": "_stay",
     "draw": "_draw",
 }
-
-
-def effect_name(e: ast.Effect) -> ast.Name:
-    """What an effect of a named verb names (the kind of `kill`, the role of `convert`, the
-    item of `give`, the side of `win` …): the grammar gives one to every effect of those verbs."""
-    return present(e.name, f"the name of a `{e.verb}` effect")
 
 
 def effect_text(e: ast.Effect) -> str:
