@@ -7,16 +7,27 @@ the `events` of the phase being resolved; outside a phase there are none.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import ast
 from .model import Scenario
+from .source import Span
+
+# The value of a spec expression: an int, a bool, a key (role, side, kind, option...), a seat
+# (int), a frozenset of seats or keys, or None (no player). Which one an expression has is the
+# spec's type, checked by resolve; Python sees them all alike, so this is Any, not a union
+# every caller would have to narrow again.
+Value = Any
+# The values bound to the variables in scope (`target`, a rule's `for p`, a count's variable).
+Env = dict[str, Value]
 
 
 class EvalError(Exception):
     """An expression has no value in this state (for example, a table with no matching row)."""
 
-    def __init__(self, message: str, span):
+    def __init__(self, message: str, span: Span | None) -> None:
         super().__init__(message)
         self.span = span
 
@@ -33,8 +44,8 @@ class State:
     alive: list[bool]
     left_by: list[str | None] = field(default_factory=list)
     counters: list[dict[str, int]] = field(default_factory=list)
-    memories: dict[str, object] = field(default_factory=dict)
-    settings: dict[str, object] = field(default_factory=dict)
+    memories: dict[str, Value] = field(default_factory=dict)
+    settings: dict[str, Value] = field(default_factory=dict)
     round: int = 0
     events: frozenset = frozenset()  # this phase's events: ("kill", seat, kind), ("voted", seat)…
     items: dict = field(default_factory=dict)  # (item, seat) -> variant
@@ -87,7 +98,7 @@ class State:
                 tuple(sorted(self.link_kinds.items())))
 
 
-def _freeze(value):
+def _freeze(value: Value) -> Value:
     if isinstance(value, (set, frozenset)):
         return tuple(sorted(value))
     return value
@@ -115,13 +126,13 @@ def initial_state(scenario: Scenario, seats: tuple[str, ...], settings: dict | N
 
 
 class Evaluator:
-    def __init__(self, scenario: Scenario, state: State):
+    def __init__(self, scenario: Scenario, state: State) -> None:
         self.scenario = scenario
         self.state = state
         self.setting_keys = {s.name.key for s in scenario.settings}
         self.memory_keys = {m.name.key for m in scenario.memories}
 
-    def _group(self, key: str):
+    def _group(self, key: str) -> Iterable[int]:
         """The seats of a side or a role (or everyone, for `all`)."""
         s = self.state
         if key == "all":
@@ -136,7 +147,10 @@ class Evaluator:
             return role.counts_as or None
         return self.state.sides[seat]
 
-    def value(self, e, env: dict):
+    # `e` may be None for the callers in analyses/ that pass a win's `cond` (optional in
+    # WinDecl, always there in scenario.wins): None ends in the TypeError below, as any value
+    # that is no expression does. Once they narrow it, this can take ast.Expr alone.
+    def value(self, e: ast.Expr | None, env: Env) -> Value:
         s = self.state
         if isinstance(e, ast.Num):
             return e.value
@@ -222,7 +236,7 @@ class Evaluator:
             return self._call(e, env)
         raise TypeError(f"cannot evaluate {type(e).__name__}")
 
-    def _call(self, e: ast.Call, env: dict):
+    def _call(self, e: ast.Call, env: Env) -> Value:
         s = self.state
         name = e.func.key
         args = [self.value(a, env) for a in e.args]

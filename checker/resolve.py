@@ -8,6 +8,7 @@ same letter, and a name written with or without a zero-width non-joiner, are one
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from . import ast
@@ -16,6 +17,7 @@ from .limits import MAX_PLAYERS
 from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_POINTS, Ability,
                     Acknowledgement, Appearance, Composition, Counter, Day, Phases, Role, Scenario, Side,
                     StartOption, Team, TieRule)
+from .narrow import effect_name, present, present_expr
 from .source import Span
 from . import vocabulary
 from .vocabulary import nodes
@@ -97,14 +99,14 @@ class Symbol:
     key: str
     span: Span | None
     type: str
-    node: object = None
+    node: ast.Decl | None = None  # the declaration, for the names declared by one
 
 
 @dataclass
 class Scope:
     names: dict[str, tuple[str, Span | None]] = field(default_factory=dict)
 
-    def child(self, **bindings) -> "Scope":
+    def child(self, **bindings: tuple[str, Span | None]) -> "Scope":
         new = Scope(dict(self.names))
         for key, (typ, span) in bindings.items():
             new.names[key] = (typ, span)
@@ -112,7 +114,7 @@ class Scope:
 
 
 class Resolver:
-    def __init__(self, spec: ast.Spec):
+    def __init__(self, spec: ast.Spec) -> None:
         self.spec = spec
         self.path = spec.path
         self.diagnostics: list[Diagnostic] = []
@@ -125,29 +127,28 @@ class Resolver:
     def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(message, span, self.path, hint))
 
-    def _suggest(self, key: str, candidates) -> str | None:
+    def _suggest(self, key: str, candidates: Iterable[str]) -> str | None:
         close = difflib.get_close_matches(key, sorted(candidates), n=1, cutoff=0.7)
         return f"did you mean '{close[0]}'?" if close else None
 
     # -------------------------------------------------------------- declaring
 
-    def declare(self, space: str, name: ast.Name, typ: str, node=None) -> None:
+    def declare(self, space: str, name: ast.Name, typ: str, node: ast.Decl | None = None) -> None:
         table = self.spaces.setdefault(space, {})
         if name.key in table:
             first = table[name.key]
             where = f" at line {first.span.line}" if first.span else ""
             hint = None
-            if first.node is not None and getattr(first.node, "name", None) is not None \
-                    and first.node.name.text != name.text:
+            first_name = getattr(first.node, "name", None)  # not every declaration has a name
+            if isinstance(first_name, ast.Name) and first_name.text != name.text:
                 hint = ("Arabic ي/ك and Persian ی/ک, and zero-width non-joiners, count as the "
-                        f"same in names: '{first.node.name.text}' and '{name.text}' are one name")
+                        f"same in names: '{first_name.text}' and '{name.text}' are one name")
             self.error(f"{space} '{name.text}' is declared twice (first{where})", name.span, hint)
             return
         table[name.key] = Symbol(space, name.key, name.span, typ, node)
 
     def lookup(self, name: ast.Name, spaces: tuple[str, ...], what: str) -> Symbol | None:
-        found = [self.spaces.get(s, {}).get(name.key) for s in spaces]
-        found = [f for f in found if f is not None]
+        found = [f for f in (self.spaces.get(s, {}).get(name.key) for s in spaces) if f is not None]
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
@@ -255,7 +256,7 @@ class Resolver:
             cites=tuple(_walk_cites(self.spec.decls)), span=head.span,
             acknowledgements=acknowledgements, idle_abilities=tuple(self.idle_abilities))
 
-    def _acknowledgement(self, d: ast.AcknowledgeDecl, days) -> Acknowledgement | None:
+    def _acknowledgement(self, d: ast.AcknowledgeDecl, days: list[ast.DayDecl]) -> Acknowledgement | None:
         from .registry import CODES
 
         code = d.code.text.upper()
@@ -282,7 +283,7 @@ class Resolver:
         return Acknowledgement(code, tuple(n.text for n in d.on), tuple(targets), d.reason or "",
                                d.cites, d.span)
 
-    def _declare_all(self, decls) -> None:
+    def _declare_all(self, decls: Iterable[ast.Decl]) -> None:
         for d in decls:
             if isinstance(d, ast.ScenarioDecl):
                 seen = set()
@@ -306,9 +307,9 @@ class Resolver:
             elif isinstance(d, ast.SettingDecl):
                 typ = {"bool": BOOL, "int": INT, "enum": OPTION}.get(d.type)
                 if d.type == "set":
-                    elem = SET_ELEMENTS.get(d.element.key)
+                    elem = SET_ELEMENTS.get(present(d.element, "the element kind of a set setting").key)
                     typ = elem[2] if elem else ANY
-                self.declare("setting", d.name, typ, d)
+                self.declare("setting", d.name, present(typ, f"the type of a `{d.type}` setting"), d)
                 for opt in d.options:
                     table = self.spaces.setdefault("option", {})
                     table.setdefault(opt.key, Symbol("option", opt.key, opt.span, OPTION))
@@ -344,8 +345,8 @@ class Resolver:
         plain = False
         maximum = None
         akas: list[str] = []
-        appearances = []
-        counters = []
+        appearances: list[Appearance] = []
+        counters: list[Counter] = []
         side_clauses = [c for c in d.clauses if c.keyword in ("side", "side_choice")]
         if not side_clauses:
             self.error(f"role '{d.name.text}' has no side", d.name.span,
@@ -373,9 +374,9 @@ class Resolver:
             elif c.keyword == "plain":
                 plain = True
             elif c.keyword == "max":
-                if c.number < 1:
+                maximum = present(c.number, "the number of `max N`")
+                if maximum < 1:
                     self.error("a role's maximum must be at least 1", c.span)
-                maximum = c.number
             elif c.keyword == "aka":
                 akas.extend(c.strings)
             elif c.keyword == "appears":
@@ -389,8 +390,9 @@ class Resolver:
                 if any(k.key == c.names[0].key for k in counters):
                     self.error(f"counter '{c.names[0].text}' is declared twice in this role",
                                c.names[0].span)
-                self.expect(c.value, Scope(), INT)
-                counters.append(Counter(c.names[0].key, c.value, c.span))
+                initial = present_expr(c.value, "the initial value of a counter")
+                self.expect(initial, Scope(), INT)
+                counters.append(Counter(c.names[0].key, initial, c.span))
         seen_to: dict[str, Span | None] = {}
         for a in appearances:
             for r in a.to_roles:
@@ -419,7 +421,8 @@ class Resolver:
                     if sym:
                         members.append(sym.key)
             elif c.keyword == "one_of":
-                option_names, per_name = c.names[:c.number], c.names[c.number]
+                count = present(c.number, "the number of options of `one of`")
+                option_names, per_name = c.names[:count], c.names[count]
                 keys = []
                 for n in option_names:
                     sym = self.lookup(n, ("ability",), "ability")
@@ -444,7 +447,7 @@ class Resolver:
         return Team(d.name.key, d.label, members_side, tuple(members), options, per,
                     tuple(leaders), fallback, d.cites, d.span, option_cites, leader_cites)
 
-    def _check_team_options(self, teams, abilities) -> None:
+    def _check_team_options(self, teams: Sequence[Team], abilities: Sequence[Ability]) -> None:
         by_key = {a.key: a for a in abilities}
         for team in teams:
             for key in team.options:
@@ -452,7 +455,8 @@ class Resolver:
                 if ability is None:
                     continue
                 acts_for = ability.for_team or (
-                    ability.actor.name.key if ability.actor and ability.actor.kind == "team" else None)
+                    ability.actor.name.key if ability.actor and ability.actor.kind == "team"
+                    and ability.actor.name is not None else None)
                 if acts_for != team.key:
                     self.error(f"ability '{ability.text}' is one of the options of team "
                                f"'{team.key}' but is not used by or for that team",
@@ -507,14 +511,16 @@ class Resolver:
             self.error(f"unknown phase '{name.text}'", name.span,
                        self._suggest(name.key, PHASE_NAMES) or "phases are: " + ", ".join(PHASE_NAMES))
 
-    def _phases(self, decls) -> Phases | None:
+    def _phases(self, decls: list[ast.PhasesDecl]) -> Phases | None:
         if not decls:
             return None
         for extra in decls[1:]:
             self.error("a spec has one `phases` declaration; this is a second one", extra.span)
         d = decls[0]
-        starts, cycle, checked = [], (), ()
-        readings: tuple = ()
+        starts: list[StartOption] = []
+        cycle: tuple[str, ...] = ()
+        checked: tuple[str, ...] = ()
+        readings: tuple[tuple[str, ...], ...] = ()
         for c in d.clauses:
             if c.keyword == "wins_checked":
                 if readings:
@@ -539,9 +545,9 @@ class Resolver:
                                             for r in c.cites))
         return Phases(tuple(starts), cycle, checked, d.cites, d.span, readings, reading_cites)
 
-    def _check_readings(self, schedules) -> None:
+    def _check_readings(self, schedules: Iterable[ast.CheckSchedule]) -> None:
         """Check points must be known; readings joined by `or` must differ."""
-        seen: dict = {}
+        seen: dict[frozenset[str], ast.CheckSchedule] = {}
         for s in schedules:
             for n in s.points:
                 if n.key not in WIN_CHECK_POINTS:
@@ -555,22 +561,24 @@ class Resolver:
 
     def _setting(self, d: ast.SettingDecl) -> None:
         if d.type == "int":
-            if d.low > d.high:
-                self.error(f"empty range {d.low}..{d.high}", d.span)
+            low, high = present(d.low, "an int setting's low"), present(d.high, "an int setting's high")
+            if low > high:
+                self.error(f"empty range {low}..{high}", d.span)
             self.expect(d.default, Scope(), INT)
-            if isinstance(d.default, ast.Num) and not d.low <= d.default.value <= d.high:
-                self.error(f"default {d.default.value} is outside {d.low}..{d.high}", d.default.span)
+            if isinstance(d.default, ast.Num) and not low <= d.default.value <= high:
+                self.error(f"default {d.default.value} is outside {low}..{high}", d.default.span)
         elif d.type == "bool":
             self.expect(d.default, Scope(), BOOL)
         elif d.type == "set":
-            elem = SET_ELEMENTS.get(d.element.key)
+            element = present(d.element, "the element kind of a set setting")
+            elem = SET_ELEMENTS.get(element.key)
             if elem is None:
-                self.error(f"a setting cannot be a set of '{d.element.text}'", d.element.span,
+                self.error(f"a setting cannot be a set of '{element.text}'", element.span,
                            "a set-valued setting holds roles, sides or kinds: `set of role`, "
                            "`set of side`, `set of kind`")
                 return
             if not isinstance(d.default, ast.SetLit):
-                self.error(f"the default of a set of {d.element.key}s is written "
+                self.error(f"the default of a set of {element.key}s is written "
                            f"{{NAME, NAME}} (or {{}} for none)", d.default.span)
                 return
             self._set_items(d.default, elem[0])
@@ -614,10 +622,10 @@ class Resolver:
         for_team = None
         for c in d.clauses:
             if c.keyword == "for_team":
-                sym = self.lookup(c.team, ("team",), "team")
+                sym = self.lookup(present(c.team, "the team of `for team T`"), ("team",), "team")
                 for_team = sym.key if sym else None
         phases = tuple(p for c in d.clauses if c.keyword == "at" for p in c.phases)
-        triggers = tuple(c.trigger for c in d.clauses if c.keyword == "on")
+        triggers = tuple(present(c.trigger, "the trigger of `on`") for c in d.clauses if c.keyword == "on")
         if not phases and not triggers and not d.is_card:
             self.error(f"{what} '{d.name.text}' does not say when it is used", d.name.span,
                        "add `at night`, `at day before vote`, or a trigger such as `on leave by vote next night`")
@@ -636,8 +644,8 @@ class Resolver:
         target_count = target_filter = None
         if target_clauses:
             tc = target_clauses[0]
-            target_count = tc.count
-            self.expect(tc.count, scope, INT)
+            target_count = present_expr(tc.count, "the number of targets")
+            self.expect(target_count, scope, INT)
             if isinstance(tc.count, ast.Num) and tc.count.value < 1:
                 self.error("the number of targets must be at least 1", tc.count.span)
             scope = scope.child(target=(PLAYER, None), targets=(PLAYERS, None))
@@ -645,7 +653,7 @@ class Resolver:
         choices = []
         for c in d.clauses:
             if c.keyword == "choose":
-                ch = c.choice
+                ch = present(c.choice, "the choice of `choose`")
                 typ = {"role": ROLE, "side": SIDE, "player": PLAYER, "variant": VARIANT,
                        "option": OPTION}[ch.kind]
                 if ch.kind == "variant":
@@ -662,16 +670,18 @@ class Resolver:
         if target_filter is not None:
             self.expect(target_filter, legality, BOOL)
 
-        limits = []
+        limits: list[ast.Limit] = []
         for c in d.clauses:
             if c.keyword == "limit":
-                self._limit(c.limit, limits, d)
-                limits.append(c.limit)
+                limit = present(c.limit, "the limit of `limit`")
+                self._limit(limit, limits, d)
+                limits.append(limit)
         conditions = []
         for c in d.clauses:
             if c.keyword == "when":
-                self.expect(c.cond, legality, BOOL)
-                conditions.append(c.cond)
+                cond = present_expr(c.cond, "the condition of `when`")
+                self.expect(cond, legality, BOOL)
+                conditions.append(cond)
         effects = tuple(e for c in d.clauses if c.keyword == "effect" for e in c.effects)
         if not effects:
             self.error(f"{what} '{d.name.text}' has no effect", d.name.span,
@@ -684,7 +694,8 @@ class Resolver:
         blocked = [c for c in d.clauses if c.keyword == "blocked"]
         for extra in blocked[1:]:
             self.error(f"{what} '{d.name.text}' says twice whether blocked uses count", extra.span)
-        if blocked and not any(l.kind == "count" and (l.on_self or l.per.key == "game") for l in limits):
+        if blocked and not any(l.kind == "count" and (l.on_self or (l.per is not None and l.per.key == "game"))
+                               for l in limits):
             self.error(f"{what} '{d.name.text}' has no limit per game or on self for a blocked use "
                        "to count against", blocked[0].span, "add `limit N per game`, or drop this line")
         if blocked and actor is not None and actor.kind == "moderator":
@@ -695,18 +706,18 @@ class Resolver:
                        triggers, target_count, target_filter, up_to, tuple(choices), tuple(limits),
                        tuple(conditions), effects, optional, clause_cites, d.cites, d.span,
                        d.name.span, d.clauses,
-                       blocked_uses=blocked[0].mode if blocked else "count",
+                       blocked_uses=present(blocked[0].mode, "the mode of `blocked uses`") if blocked else "count",
                        blocked_why=blocked[0].text if blocked else None,
                        mandatory=any(c.keyword == "mandatory" for c in d.clauses))
 
     def _actor(self, actor: ast.Actor, is_card: bool) -> None:
         if actor.kind == "role":
-            for name in actor.roles or (actor.name,):
+            for name in actor.roles or (present(actor.name, "the role of `by ROLE`"),):
                 self.lookup(name, ("role",), "role")
         elif actor.kind == "team":
-            self.lookup(actor.name, ("team",), "team")
+            self.lookup(present(actor.name, "the team of `by team T`"), ("team",), "team")
         elif actor.kind == "holder":
-            self.lookup(actor.name, ("item",), "item")
+            self.lookup(present(actor.name, "the item of `by holder of ITEM`"), ("item",), "item")
         elif actor.kind == "drawer" and not is_card:
             self.error("only a card is used by its drawer", actor.span)
 
@@ -731,31 +742,34 @@ class Resolver:
         if t.event.key == "revived" and t.by:
             self.error("`on revived` takes no `by`: a return has no kind", t.by[0].span)
 
-    def _limit(self, limit: ast.Limit, earlier, d) -> None:
+    def _limit(self, limit: ast.Limit, earlier: list[ast.Limit], d: ast.AbilityDecl) -> None:
         if limit.kind == "no_repeat":
             if any(l.kind == "no_repeat" for l in earlier):
                 self.error("`limit no repeat` is given twice", limit.span)
             return
-        if limit.count < 1:
-            self.error(f"a limit of {limit.count} means the ability can never be used",
+        count = present(limit.count, "the count of a `N per PERIOD` limit")
+        per = present(limit.per, "the period of a `N per PERIOD` limit")
+        if count < 1:
+            self.error(f"a limit of {count} means the ability can never be used",
                        limit.span, "remove the ability instead, or give a limit of at least 1")
-        if limit.per.key not in PERIODS:
-            self.error(f"unknown period '{limit.per.text}'", limit.per.span,
+        if per.key not in PERIODS:
+            self.error(f"unknown period '{per.text}'", per.span,
                        "use one of: " + ", ".join(PERIODS))
         for other in earlier:
-            if other.kind == "count" and other.per.key == limit.per.key and other.on_self == limit.on_self:
-                self.error(f"a second limit per {limit.per.text}"
+            if other.kind != "count" or other.per is None or other.per.key != per.key:
+                continue
+            if other.on_self == limit.on_self:
+                self.error(f"a second limit per {per.text}"
                            + (" on self" if limit.on_self else ""), limit.span)
-            if (other.kind == "count" and other.per.key == limit.per.key
-                    and other.on_self != limit.on_self):
+            else:
                 whole, on_self = (other, limit) if limit.on_self else (limit, other)
-                if on_self.count > whole.count:
-                    self.error(f"the limit on self ({on_self.count} per {on_self.per.text}) is "
+                if present(on_self.count, "a limit's count") > present(whole.count, "a limit's count"):
+                    self.error(f"the limit on self ({on_self.count} per {per.text}) is "
                                f"larger than the limit on all uses ({whole.count})", on_self.span)
 
     # -------------------------------------------------------------- effects
 
-    def _effect(self, e, scope: Scope) -> None:
+    def _effect(self, e: ast.AnyEffect, scope: Scope) -> None:
         if isinstance(e, ast.IfEffect):
             self.expect(e.cond, scope, BOOL)
             for x in e.then + e.otherwise:
@@ -771,7 +785,7 @@ class Resolver:
             return
         v = e.verb
         if v in ("kill", "leave"):
-            self.lookup(e.name, ("kind",), "kind of exit")
+            self.lookup(effect_name(e), ("kind",), "kind of exit")
         elif v == "save":
             for n in e.names:
                 if n.key != "any":
@@ -781,38 +795,38 @@ class Resolver:
                 if n.key not in PROTECTABLE:
                     self.lookup(n, ("kind",), "kind of exit or effect (block, inquire, convert)")
         elif v == "convert":
-            self.lookup(e.name, ("role",), "role")
+            self.lookup(effect_name(e), ("role",), "role")
         elif v in ("give", "lose"):
-            sym = self.lookup(e.name, ("item",), "item")
-            if sym and e.names:
+            sym = self.lookup(effect_name(e), ("item",), "item")
+            if sym and e.names and isinstance(sym.node, ast.ItemDecl):  # an item's symbol holds it
                 variants = {var.key for var, _ in sym.node.variants}
                 if e.names[0].key not in variants:
-                    self.error(f"item '{e.name.text}' has no variant '{e.names[0].text}'",
+                    self.error(f"item '{effect_name(e).text}' has no variant '{e.names[0].text}'",
                                e.names[0].span)
         elif v in ("mark", "unmark"):
-            sym = self.lookup(e.name, ("memory",), "memory")
+            sym = self.lookup(effect_name(e), ("memory",), "memory")
             if sym and sym.type not in (PLAYER, PLAYERS):
-                self.error(f"memory '{e.name.text}' does not hold players", e.name.span)
+                self.error(f"memory '{effect_name(e).text}' does not hold players", effect_name(e).span)
         elif v == "consume":
-            if e.name.key not in self.counters:
-                self.error(f"unknown counter '{e.name.text}'", e.name.span,
-                           self._suggest(e.name.key, self.counters) or
+            if effect_name(e).key not in self.counters:
+                self.error(f"unknown counter '{effect_name(e).text}'", effect_name(e).span,
+                           self._suggest(effect_name(e).key, self.counters) or
                            "declare it in a role: `counter NAME = 1`")
         elif v == "set":
-            if e.name.key in self.counters:
-                self.expect(e.value, scope, INT)
-            elif e.name.key == "side" and "side" not in self.spaces.get("memory", {}):
-                self.expect(e.value, scope, SIDE)  # `set side = prediction on actor`
+            if effect_name(e).key in self.counters:
+                self.expect(present_expr(e.value, f"the value of `{v}`"), scope, INT)
+            elif effect_name(e).key == "side" and "side" not in self.spaces.get("memory", {}):
+                self.expect(present_expr(e.value, f"the value of `{v}`"), scope, SIDE)  # `set side = prediction on actor`
             else:
-                sym = self.lookup(e.name, ("memory",), "counter or memory")
+                sym = self.lookup(effect_name(e), ("memory",), "counter or memory")
                 if sym:
-                    self.expect(e.value, scope, sym.type)
+                    self.expect(present_expr(e.value, f"the value of `{v}`"), scope, sym.type)
         elif v == "learn":
-            self.infer(e.value, scope)
+            self.infer(present_expr(e.value, f"the value of `{v}`"), scope)
         elif v == "cancel":
-            self.lookup(e.name, ("ability",), "ability")
+            self.lookup(effect_name(e), ("ability",), "ability")
         elif v == "win":
-            self.lookup(e.name, ("side",), "side")
+            self.lookup(effect_name(e), ("side",), "side")
         elif v == "link" and e.name is not None:
             self.lookup(e.name, ("kind",), "kind of exit")  # `link … with grief`
         if e.on is not None:
@@ -860,7 +874,7 @@ class Resolver:
                            "`stay on p` (with `overrides` for an exception to an ability)")
                 return
 
-    def _exit_inside(self, e) -> None:
+    def _exit_inside(self, e: ast.AnyEffect) -> None:
         """A rule's `leave`/`stay` is its conclusion, weighed at the deaths whatever an `if` or
         `after` around it says: both implementations read it so, so it must be written plainly."""
         if not isinstance(e, (ast.IfEffect, ast.AfterEffect)):
@@ -894,18 +908,19 @@ class Resolver:
                 tie = c.names[0].key
                 tie_rule = self._tie_rule(c.tie) if c.tie is not None else TieRule(tie)
             elif c.keyword == "weight":
-                weight = c.value
+                weight = present_expr(c.value, "the weight of `weight`")
                 self.expect(weight, Scope().child(voter=(PLAYER, None)), INT)
             elif c.keyword == "exits":
-                exits = c.number
+                exits = present(c.number, "the number of `exits N`")
                 if exits < 1:
                     self.error("a day allows at least 1 exit; to forbid exits, leave out `vote`",
                                c.span)
             elif c.keyword == "exit_mode":
                 exit_mode = c.strings[0]
             elif c.keyword == "candidates":
-                self.expect(c.value, Scope().child(candidate=(PLAYER, None)), BOOL)
-                candidates.append((c.number, c.value))
+                allowed = present_expr(c.value, "the filter of `candidates`")
+                self.expect(allowed, Scope().child(candidate=(PLAYER, None)), BOOL)
+                candidates.append((c.number, allowed))
         if weight is not None and vote is None:
             self.error("a `weight` counts votes: the day needs a `vote` line", seen["weight"].span)
         clause_cites = tuple(r for c in d.clauses for r in c.cites)
@@ -947,7 +962,7 @@ class Resolver:
 
     # -------------------------------------------------------------- expressions
 
-    def expect(self, expr, scope: Scope, want: str) -> None:
+    def expect(self, expr: ast.Expr, scope: Scope, want: str) -> None:
         if self._contextual(expr, scope, want):
             return
         got = self.infer(expr, scope)
@@ -956,7 +971,7 @@ class Resolver:
         if got != want and not (want in GROUP and got in GROUP):
             self.error(f"expected {_a(want)} here, but this is {_a(got)}", expr.span)
 
-    def _contextual(self, expr, scope: Scope, want: str) -> bool:
+    def _contextual(self, expr: ast.Expr, scope: Scope, want: str) -> bool:
         """Where one type is wanted, a bare name is first looked up among things of that
         type, so an item and a kind may share a name (`gun`) without being ambiguous."""
         if not isinstance(expr, ast.Ref) or expr.name.key in scope.names:
@@ -968,7 +983,7 @@ class Resolver:
             self.lookup(expr.name, tuple(found), want)
         return bool(found)
 
-    def infer(self, e, scope: Scope) -> str | None:
+    def infer(self, e: ast.Expr, scope: Scope) -> str | None:
         """The type of an expression, reporting what does not fit; None after an error."""
         if isinstance(e, ast.Num):
             return INT
@@ -1029,9 +1044,9 @@ class Resolver:
                                e.span)
             elif e.op in ("<", "<=", ">", ">="):
                 for side, typ in ((e.left, left), (e.right, right)):
-                    if typ not in (INT, ANY, None):
+                    if typ is not None and typ not in (INT, ANY):
                         self.error(f"`{e.op}` compares numbers, not {_a(typ)}", side.span)
-            elif None not in (left, right) and ANY not in (left, right) and left != right:
+            elif left is not None and right is not None and ANY not in (left, right) and left != right:
                 hint = None
                 if isinstance(e.left, ast.Attr) and {left, right} == {ROLE, SIDE}:
                     hint = f"did you mean `.{'side' if right == SIDE else 'role'}`?"
@@ -1060,16 +1075,17 @@ class Resolver:
         if isinstance(e, ast.ByTable):
             self.expect(e.subject, scope, INT)
             result = None
-            ranges = []
+            ranges: list[tuple[int, int, Span]] = []
             for case in e.cases:
                 if case.low is not None:
-                    if case.low > case.high:
-                        self.error(f"empty range {case.low}..{case.high}", case.span)
+                    low, high = case.low, present(case.high, "the top of a `LOW..HIGH` row")
+                    if low > high:
+                        self.error(f"empty range {low}..{high}", case.span)
                     for lo, hi, span in ranges:
-                        if case.low <= hi and lo <= case.high:
-                            self.error(f"range {case.low}..{case.high} overlaps "
+                        if low <= hi and lo <= high:
+                            self.error(f"range {low}..{high} overlaps "
                                        f"{lo}..{hi} (line {span.line if span else '?'})", case.span)
-                    ranges.append((case.low, case.high, case.span))
+                    ranges.append((low, high, case.span))
                 result = self._same(result, self.infer(case.value, scope), case.value)
             return result
         if isinstance(e, ast.Cases):
@@ -1081,7 +1097,7 @@ class Resolver:
             return result
         raise TypeError(f"unknown expression node {type(e).__name__}")
 
-    def _same(self, so_far, typ, expr):
+    def _same(self, so_far: str | None, typ: str | None, expr: ast.Expr) -> str | None:
         if so_far is None or typ is None or so_far == typ or ANY in (so_far, typ):
             return so_far or typ
         self.error(f"this arm is {_a(typ)}, but the earlier arms are not", expr.span)
@@ -1118,7 +1134,8 @@ class Resolver:
             if want == ABILITY:
                 if isinstance(arg, ast.Ref):
                     sym = self.lookup(arg.name, ("ability",), "ability")
-                    if sym is not None and key in ("idle", "acted"):
+                    # an ability's symbol holds its declaration
+                    if sym is not None and key in ("idle", "acted") and isinstance(sym.node, ast.AbilityDecl):
                         self._history_ability(e, sym.node)
                 else:
                     self.error("expected the name of an ability", arg.span)
@@ -1129,7 +1146,7 @@ class Resolver:
         return result
 
 
-def _walk_cites(value):
+def _walk_cites(value: object) -> Iterator[ast.RuleRef]:
     """Every rule id cited anywhere in the declarations, in the order written."""
     return (x for x in nodes(value) if isinstance(x, ast.RuleRef))
 

@@ -100,6 +100,21 @@ def test_every_grammar_rule_has_a_builder_handler():
     assert missing == []
 
 
+def test_only_rules_without_spans_can_match_nothing():
+    # The builder gives every node the span of the text its rule matched and refuses a rule
+    # that matched none; only `start` and `queries` (an empty file) can, and they have no span.
+    from lark import Lark
+    from lark.parsers.grammar_analysis import calculate_sets
+
+    from mafiacheck.parser import START_RULES
+
+    parser = Lark(grammar_text(), parser="lalr", start=list(START_RULES), maybe_placeholders=True)
+    _, _, nullable = calculate_sets(parser.rules)
+    assert {str(r.name) for r in nullable} == {"start", "queries"}
+    assert fragment("", "start").decls == ()
+    assert fragment("", "queries") == ()
+
+
 def test_every_named_terminal_has_words():
     defined = set(re.findall(r"^([A-Z_]+)(?:\.\d+)?\s*:", grammar_text(), re.M))
     assert defined - set(TERMINAL_WORDS) == set()

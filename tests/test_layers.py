@@ -19,7 +19,7 @@ CHECKER = Path(__file__).resolve().parent.parent / "checker"
 LAYERS: list[tuple[str, set[str]]] = [
     ("foundations", {"__init__", "text", "source", "limits", "registry", "errors", "findings", "holes"}),
     ("syntax", {"ast", "grammar", "parser", "build", "loader", "query_text", "fmt", "config", "walk",
-                "confusables"}),
+                "confusables", "narrow"}),
     ("model", {"vocabulary", "rule_rounds", "model", "resolve", "evaluate", "phases", "prestart"}),
     ("implementations", {"interpreter", "encode"}),
     ("moderator's log", {"moderator_log", "simulate"}),
@@ -34,7 +34,7 @@ LAYER_OF = {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
 
 SIBLINGS = {"interpreter": "encode", "encode": "interpreter"}  # one semantics, two independent implementations
 NO_SOLVER = {"ast", "parser", "build", "model", "resolve", "evaluate", "vocabulary", "rule_rounds", "phases", "prestart",
-             "interpreter", "moderator_log", "simulate"}
+             "narrow", "interpreter", "moderator_log", "simulate"}
 
 
 def modules() -> list[Path]:

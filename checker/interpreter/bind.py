@@ -7,9 +7,11 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..errors import Diagnostic, SpecError
-from ..evaluate import Evaluator, State, initial_state
+from ..evaluate import Evaluator, State, Value, initial_state
 from ..model import BUILTIN_KINDS, Scenario
+from ..narrow import present
 from ..phases import Phase, sequence
+from ..source import Span
 
 
 @dataclass(frozen=True)
@@ -22,14 +24,14 @@ class BoundUse:
     values: tuple[tuple[str, str], ...]
     vote: str | None = None
     explicit_actor: bool = False
-    span: object = None
+    span: Span | None = None
     votes: int | None = None  # `vote P with N`: N votes for P (for each of the tied)
     counts: tuple[tuple[int, int], ...] = ()  # `…, Q with 3`: (seat, votes) of the others
     pick: int | None = None  # a tie: the one it sends out (`then P`)
     ballots: tuple[int, ...] | None = None  # `vote P by Q, R`: who voted for P (a tallied vote)
     retie: bool = False  # a tie under `tie revote`: the second vote ties again (`then tie`)
 
-    def value_map(self) -> dict:
+    def value_map(self) -> dict[str, str]:
         return dict(self.values)
 
 
@@ -47,7 +49,7 @@ class Binder:
         self.path = path
         self.errors: list[Diagnostic] = []
 
-    def error(self, message, span, hint=None):
+    def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(message, span, self.path, hint))
 
     def seating(self, q: ast.Query) -> tuple[str, ...] | None:
@@ -103,10 +105,11 @@ class Binder:
 
     def seat(self, ref: ast.PlayerRef, seats: tuple[str, ...]) -> int | None:
         if ref.role is None:
-            if not 1 <= ref.index <= len(seats):
-                self.error(f"there is no seat @{ref.index}: seats are @1 to @{len(seats)}", ref.span)
+            index = present(ref.index, "the number of a seat reference `@N`")
+            if not 1 <= index <= len(seats):
+                self.error(f"there is no seat @{index}: seats are @1 to @{len(seats)}", ref.span)
                 return None
-            return ref.index - 1
+            return index - 1
         holders = [i for i, r in enumerate(seats) if r == ref.role.key]
         if ref.role.key not in self.scenario.role_by_key:
             self.error(f"unknown role '{ref.role.text}'", ref.span)
@@ -126,17 +129,17 @@ class Binder:
             return None
         return holders[ref.index - 1]
 
-    def _set_value(self, name: ast.Name, decl: ast.SettingDecl, expr) -> frozenset:
+    def _set_value(self, name: ast.Name, decl: ast.SettingDecl, expr: ast.Expr) -> frozenset[str]:
         """The value of a set-valued setting in a query: {NAME, …}, each of the element kind."""
         sc = self.scenario
-        element = decl.element.key
+        element = present(decl.element, "the element kind of a set setting").key
         known = {"role": set(sc.role_by_key), "side": set(sc.side_by_key),
                  "kind": {k.name.key for k in sc.kinds} | set(BUILTIN_KINDS)}[element]
         if not isinstance(expr, ast.SetLit):
             self.error(f"setting '{name.text}' is a set of {element}s, written {{NAME, NAME}}",
                        expr.span)
             return frozenset()
-        out = set()
+        out: set[str] = set()
         for item in expr.items:
             if not isinstance(item, ast.Ref) or item.name.key not in known:
                 self.error(f"setting '{name.text}' holds {element}s; this is not one", item.span)
@@ -149,7 +152,7 @@ class Binder:
         seats = self.seating(q)
         if seats is None or self.errors:
             raise SpecError(self.errors)
-        settings = {}
+        settings: dict[str, Value] = {}
         declared = {s.name.key: s for s in sc.settings}
         probe = initial_state(sc, seats)
         for name, expr in q.settings:
@@ -161,7 +164,8 @@ class Binder:
             if decl.type == "bool" and not isinstance(value, bool):
                 self.error(f"setting '{name.text}' is true or false", expr.span)
             elif decl.type == "int" and (isinstance(value, bool) or not isinstance(value, int)
-                                         or not decl.low <= value <= decl.high):
+                                         or not present(decl.low, "an int setting's low") <= value
+                                         <= present(decl.high, "an int setting's high")):
                 self.error(f"setting '{name.text}' is a number in {decl.low}..{decl.high}", expr.span)
             elif decl.type == "enum" and value not in {o.key for o in decl.options}:
                 self.error(f"setting '{name.text}' is one of: "
@@ -176,90 +180,110 @@ class Binder:
             raise SpecError(self.errors)
         return BoundQuery(q, state, seats, phases)
 
-    def _apply_state(self, q: ast.Query, state: State, seats) -> None:
-        sc = self.scenario
+    def _apply_state(self, q: ast.Query, state: State, seats: tuple[str, ...]) -> None:
         for item in q.state:
-            seat = self.seat(item.player, seats) if item.player is not None else None
-            if item.player is not None and seat is None:
+            if item.verb == "memory":  # the one line about no player
+                self._apply_memory(item, present(item.name, f"the name of a `{item.verb}` state line"), state, seats)
+                continue
+            seat = self.seat(present(item.player, f"the player of a `{item.verb}` state line"), seats)
+            if seat is None:
                 continue
             if item.verb == "dead":
                 state.alive[seat] = False
                 state.left_by[seat] = item.name.key if item.name else "kick"
-            elif item.verb == "counter":
-                if item.name.key not in state.counters[seat]:
-                    self.error(f"{item.player} has no counter '{item.name.text}'", item.name.span)
-                state.counters[seat][item.name.key] = item.number
-            elif item.verb == "idle":  # `idle P ABILITY = N`: the nights he has skipped it
-                if item.name.key not in sc.idle_abilities:
-                    self.error(f"'{item.name.text}' is not an ability whose history the spec "
-                               "reads with idle(p, …)", item.name.span)
-                    continue
-                state.idle[(item.name.key, seat)] = item.number
-            elif item.verb == "role":
-                if item.name.key not in sc.role_by_key:
-                    self.error(f"unknown role '{item.name.text}'", item.name.span)
-                    continue
-                state.roles[seat] = item.name.key
-                state.sides[seat] = sc.role_by_key[item.name.key].side
-            elif item.verb == "side":
-                if item.name.key not in sc.side_by_key:
-                    self.error(f"unknown side '{item.name.text}'", item.name.span)
-                    continue
-                state.sides[seat] = item.name.key
-            elif item.verb == "holds":
-                decl = next((i for i in sc.items if i.name.key == item.name.key), None)
-                if decl is None:
-                    self.error(f"unknown item '{item.name.text}'; items are: "
-                               + (", ".join(i.name.text for i in sc.items) or "none"), item.name.span)
-                    continue
-                variants = [v.key for v, _ in decl.variants]
-                if item.other is None and variants:
-                    self.error(f"say which variant of '{item.name.text}' is held: "
-                               f"`{item.name.text}({variants[0]})`", item.name.span)
-                elif item.other is not None and variants and item.other.key not in variants:
-                    self.error(f"'{item.other.text}' is not a variant of {decl.name.text}; its "
-                               "variants are: " + ", ".join(v.text for v, _ in decl.variants),
-                               item.other.span)
-                elif item.other is not None and not variants:
-                    self.error(f"'{item.name.text}' has no variant '{item.other.text}' (it has none: "
-                               "write it alone)", item.other.span)
-                else:
-                    state.items[(item.name.key, seat)] = item.other.key if item.other else None
-            elif item.verb == "memory":
-                decl = next((m for m in sc.memories if m.name.key == item.name.key), None)
-                if decl is None:
-                    self.error(f"unknown memory '{item.name.text}'", item.name.span)
-                    continue
-                members = [self.seat(p, seats) for p in item.players]
-                if decl.type == "players":
-                    state.memories[decl.name.key] = frozenset(m for m in members if m is not None)
-                elif decl.type == "player":
-                    state.memories[decl.name.key] = members[0] if members else None
-                else:
-                    state.memories[decl.name.key] = item.number
-            elif item.verb in ("used", "used_self"):
-                ability = sc.ability_by_key.get(item.name.key)
-                if ability is None:
-                    self.error(f"unknown ability '{item.name.text}'", item.name.span)
-                    continue
-                team_wide = ability.actor is not None and ability.actor.kind in ("team", "moderator")
-                key = (ability.key, -1 if team_wide else seat)
-                table = state.self_uses if item.verb == "used_self" else state.uses
-                table[key] = item.number
-                if item.verb == "used_self":
-                    state.uses[key] = max(state.uses.get(key, 0), item.number)
             elif item.verb == "link":
-                other = self.seat(item.players[0], seats)
-                if other is not None:
-                    state.links[seat] = other
-                    if item.name is not None:  # `link P to Q with KIND`
-                        if not any(k.name.key == item.name.key for k in sc.kinds) \
-                                and item.name.key not in ("vote", "kick"):
-                            self.error(f"unknown kind of exit '{item.name.text}'", item.name.span)
-                            continue
-                        state.link_kinds[seat] = item.name.key
+                self._apply_link(item, seat, state, seats)
+            else:
+                self._apply_named(item, present(item.name, f"the name of a `{item.verb}` state line"), seat, state)
 
-    def _phases(self, q: ast.Query, state: State, seats) -> list:
+    def _apply_named(self, item: ast.StateItem, name: ast.Name, seat: int, state: State) -> None:
+        """A state line that sets a player's counter, idle count, role, side, item or uses."""
+        sc = self.scenario
+        if item.verb == "counter":
+            if name.key not in state.counters[seat]:
+                self.error(f"{item.player} has no counter '{name.text}'", name.span)
+            state.counters[seat][name.key] = present(item.number, f"the number of a `{item.verb}` state line")
+        elif item.verb == "idle":  # `idle P ABILITY = N`: the nights he has skipped it
+            if name.key not in sc.idle_abilities:
+                self.error(f"'{name.text}' is not an ability whose history the spec "
+                           "reads with idle(p, …)", name.span)
+                return
+            state.idle[(name.key, seat)] = item.number
+        elif item.verb == "role":
+            if name.key not in sc.role_by_key:
+                self.error(f"unknown role '{name.text}'", name.span)
+                return
+            state.roles[seat] = name.key
+            state.sides[seat] = sc.role_by_key[name.key].side
+        elif item.verb == "side":
+            if name.key not in sc.side_by_key:
+                self.error(f"unknown side '{name.text}'", name.span)
+                return
+            state.sides[seat] = name.key
+        elif item.verb == "holds":
+            self._apply_holds(item, name, seat, state)
+        elif item.verb in ("used", "used_self"):
+            ability = sc.ability_by_key.get(name.key)
+            if ability is None:
+                self.error(f"unknown ability '{name.text}'", name.span)
+                return
+            team_wide = ability.actor is not None and ability.actor.kind in ("team", "moderator")
+            key = (ability.key, -1 if team_wide else seat)
+            number = present(item.number, f"the number of a `{item.verb}` state line")
+            table = state.self_uses if item.verb == "used_self" else state.uses
+            table[key] = number
+            if item.verb == "used_self":
+                state.uses[key] = max(state.uses.get(key, 0), number)
+
+    def _apply_holds(self, item: ast.StateItem, name: ast.Name, seat: int, state: State) -> None:
+        sc = self.scenario
+        decl = next((i for i in sc.items if i.name.key == name.key), None)
+        if decl is None:
+            self.error(f"unknown item '{name.text}'; items are: "
+                       + (", ".join(i.name.text for i in sc.items) or "none"), name.span)
+            return
+        variants = [v.key for v, _ in decl.variants]
+        if item.other is None and variants:
+            self.error(f"say which variant of '{name.text}' is held: "
+                       f"`{name.text}({variants[0]})`", name.span)
+        elif item.other is not None and variants and item.other.key not in variants:
+            self.error(f"'{item.other.text}' is not a variant of {decl.name.text}; its "
+                       "variants are: " + ", ".join(v.text for v, _ in decl.variants),
+                       item.other.span)
+        elif item.other is not None and not variants:
+            self.error(f"'{name.text}' has no variant '{item.other.text}' (it has none: "
+                       "write it alone)", item.other.span)
+        else:
+            state.items[(name.key, seat)] = item.other.key if item.other else None
+
+    def _apply_memory(self, item: ast.StateItem, name: ast.Name, state: State,
+                      seats: tuple[str, ...]) -> None:
+        decl = next((m for m in self.scenario.memories if m.name.key == name.key), None)
+        if decl is None:
+            self.error(f"unknown memory '{name.text}'", name.span)
+            return
+        members = [self.seat(p, seats) for p in item.players]
+        if decl.type == "players":
+            state.memories[decl.name.key] = frozenset(m for m in members if m is not None)
+        elif decl.type == "player":
+            state.memories[decl.name.key] = members[0] if members else None
+        else:
+            state.memories[decl.name.key] = item.number
+
+    def _apply_link(self, item: ast.StateItem, seat: int, state: State,
+                    seats: tuple[str, ...]) -> None:
+        other = self.seat(item.players[0], seats)
+        if other is not None:
+            state.links[seat] = other
+            if item.name is not None:  # `link P to Q with KIND`
+                if not any(k.name.key == item.name.key for k in self.scenario.kinds) \
+                        and item.name.key not in ("vote", "kick"):
+                    self.error(f"unknown kind of exit '{item.name.text}'", item.name.span)
+                    return
+                state.link_kinds[seat] = item.name.key
+
+    def _phases(self, q: ast.Query, state: State,
+                seats: tuple[str, ...]) -> list[tuple[Phase, list[BoundUse]]]:
         if not q.phases and q.start is None:
             return []
         longest = 4 + 2 * max([(p.number or 1) for p in q.phases] + [1]) + len(q.phases) * 2
@@ -303,7 +327,7 @@ class Binder:
         state.phase_index = start - 1
         return out
 
-    def _counts(self, u: ast.Use, seats, targets: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    def _counts(self, u: ast.Use, seats: tuple[str, ...], targets: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
         """The other players' votes of a counted vote, checked for what the query alone can
         tell: a player counted once, a vote with its count or its ballots (not both), and
         (in an untallied vote, one ballot a player) no more votes than players."""
@@ -332,7 +356,7 @@ class Binder:
             self.error(f"{what}: there are only {len(seats)} players to vote", u.span)
         return tuple(out)
 
-    def _use(self, u: ast.Use, seats) -> BoundUse:
+    def _use(self, u: ast.Use, seats: tuple[str, ...]) -> BoundUse:
         targets = tuple(s for s in (self.seat(r, seats) for r in u.on) if s is not None)
         if u.ability is None:
             counts = self._counts(u, seats, targets)
@@ -362,3 +386,4 @@ class Binder:
         values = tuple(zip(binds, (v.key for v in u.values)))
         return BoundUse(ability.key, actor, targets, values, explicit_actor=u.by is not None,
                         span=u.span)
+

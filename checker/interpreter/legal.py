@@ -4,12 +4,14 @@ forbids it, never silently applied or dropped."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from .. import holes
 from ..evaluate import EvalError, Evaluator, State
 from ..holes import Hole
 from ..model import Ability, Scenario, Team
+from ..narrow import present
 from ..phases import Phase, matches
 from .bind import BoundUse
 
@@ -29,6 +31,16 @@ class Problem:
 
 def team_of(scenario: Scenario, ability: Ability) -> Team | None:
     return scenario.team_of(ability)
+
+
+def ability_of(scenario: Scenario, use: BoundUse) -> Ability:
+    """The ability of a use that is not the day's vote."""
+    return scenario.ability_by_key[present(use.ability, "the ability of a use (not a vote)")]
+
+
+def acting_team(scenario: Scenario, ability: Ability) -> Team:
+    """The team of an ability `by team T` or `for team T`: resolve refuses an unknown team."""
+    return present(team_of(scenario, ability), f"the team of '{ability.display}'")
 
 
 def team_members(scenario: Scenario, state: State, team: Team) -> list[int]:
@@ -53,7 +65,8 @@ def team_decider(scenario: Scenario, state: State, team: Team) -> tuple[int | No
 def actor_roles(ability: Ability) -> tuple[str, ...]:
     if ability.actor is None or ability.actor.kind != "role":
         return ()
-    return tuple(n.key for n in (ability.actor.roles or (ability.actor.name,)))
+    return tuple(n.key for n in (ability.actor.roles
+                                 or (present(ability.actor.name, "the role of `by ROLE`"),)))
 
 
 def pending_for(state: State, ability: str, seat: int | None, phase: Phase) -> bool:
@@ -61,7 +74,7 @@ def pending_for(state: State, ability: str, seat: int | None, phase: Phase) -> b
 
 
 def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Phase,
-                  drawn: set[int]) -> tuple[int | None, Problem | None]:
+                  drawn: AbstractSet[int]) -> tuple[int | None, Problem | None]:
     """The acting player when a query does not say `by`."""
     actor = ability.actor
     if actor is None or actor.kind == "moderator":
@@ -71,16 +84,17 @@ def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Pha
             return None, Problem(f"say who plays the card '{ability.display}' (`by …`)")
         return None, None
     if actor.kind == "team":
-        team = team_of(scenario, ability)
+        team = acting_team(scenario, ability)
         seat, _ = team_decider(scenario, state, team)
         if seat is None:
             return None, _leaderless(team)
         return seat, None
     if actor.kind == "holder":
-        holders = sorted(s for (item, s) in state.items if item == actor.name.key)
+        item_name = present(actor.name, "the item of `by holder of ITEM`")
+        holders = sorted(s for (item, s) in state.items if item == item_name.key)
         if len(holders) == 1:
             return holders[0], None
-        return None, Problem(f"say which holder of {actor.name.text} uses '{ability.display}' (`by …`)")
+        return None, Problem(f"say which holder of {item_name.text} uses '{ability.display}' (`by …`)")
     roles = actor_roles(ability)
     # `on revived immediately`: a holder who has left may be brought back, and act, this phase
     returns = any(t.event.key == "revived" and t.timing == "immediately" for t in ability.triggers)
@@ -97,7 +111,7 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
           phase_uses: list[BoundUse], triggered_now: bool = False, drawn: frozenset = frozenset()
           ) -> list[Problem]:
     """Everything wrong with one use, judged on the state at the start of the phase."""
-    ability = scenario.ability_by_key[use.ability]
+    ability = ability_of(scenario, use)
     pending = pending_for(state, ability.key, use.actor, phase)
     out = _when(ability, phase, moment, use, pending, triggered_now, drawn)
     if out and not ability.is_card:
@@ -150,7 +164,7 @@ def _who(scenario: Scenario, state: State, ability: Ability, use: BoundUse, pend
             if state.roles[use.actor] not in actor_roles(ability):
                 out.append(Problem(f"{who} cannot use '{name}'", ability.cites_of("by")))
         elif actor is not None and actor.kind == "team":
-            team = team_of(scenario, ability)
+            team = acting_team(scenario, ability)
             decider, allowed = team_decider(scenario, state, team)
             if decider is None:
                 out.append(_leaderless(team))
@@ -158,13 +172,14 @@ def _who(scenario: Scenario, state: State, ability: Ability, use: BoundUse, pend
                 out.append(Problem(f"{who} does not decide for team {team.key}",
                                    team.leader_cites + tuple(r.id for r in team.cites)))
         elif actor is not None and actor.kind == "holder":
-            if (actor.name.key, use.actor) not in state.items:
-                out.append(Problem(f"{who} holds no {actor.name.text}", ability.cites_of("by")))
+            item_name = present(actor.name, "the item of `by holder of ITEM`")
+            if (item_name.key, use.actor) not in state.items:
+                out.append(Problem(f"{who} holds no {item_name.text}", ability.cites_of("by")))
         # A last-move card is played by the player who drew it, who has usually left by then.
         if not state.alive[use.actor] and not pending and not triggered_now and not ability.is_card:
             out.append(Problem(f"{who} has left the game", ability.cites_of("by")))
     if ability.for_team and use.actor is not None:
-        team = team_of(scenario, ability)
+        team = acting_team(scenario, ability)
         if use.actor not in team_members(scenario, state, team):
             out.append(Problem(f"{seat_name(scenario, state, use.actor)} is not in team {team.key}"))
     return out
@@ -248,26 +263,29 @@ def _limits(scenario: Scenario, state: State, phase: Phase, ability: Ability, us
                 out.append(Problem(f"'{name}' cannot choose the same player on consecutive "
                                    f"{phase.kind}s", cites))
             continue
+        most = present(limit.count, "the count of a `N per PERIOD` limit")
+        period = present(limit.per, "the period of a `N per PERIOD` limit")
         if limit.on_self:
             if use.actor in use.targets:
                 done = state.self_uses.get(key, 0)
-                if done - state.uses_open.get(("self",) + key, 0) < limit.count <= done:
+                if done - state.uses_open.get(("self",) + key, 0) < most <= done:
                     out.append(_open_limit(ability, cites))
-                elif done >= limit.count:
+                elif done >= most:
                     out.append(Problem(f"'{name}' has already been used on oneself {done} "
-                                       f"time{'s' if done != 1 else ''} (limit {limit.count})", cites))
+                                       f"time{'s' if done != 1 else ''} (limit {most})", cites))
             continue
-        if limit.per.key == "game":
+        if period.key == "game":
             done = state.uses.get(key, 0)
-            if done - state.uses_open.get(key, 0) < limit.count <= done:
+            if done - state.uses_open.get(key, 0) < most <= done:
                 out.append(_open_limit(ability, cites))
-            elif done >= limit.count:
+            elif done >= most:
                 out.append(Problem(f"'{name}' has been used {done} time{'s' if done != 1 else ''} "
-                                   f"this game (limit {limit.count})", cites))
-        elif this_phase.index(use) >= limit.count:
-            out.append(Problem(f"'{name}' is limited to {limit.count} use"
-                               f"{'s' if limit.count != 1 else ''} per {limit.per.text}", cites))
-    has_phase_limit = any(lim.kind == "count" and not lim.on_self and lim.per.key != "game"
+                                   f"this game (limit {most})", cites))
+        elif this_phase.index(use) >= most:
+            out.append(Problem(f"'{name}' is limited to {most} use"
+                               f"{'s' if most != 1 else ''} per {period.text}", cites))
+    has_phase_limit = any(lim.kind == "count" and not lim.on_self and lim.per is not None
+                          and lim.per.key != "game"
                           for lim in ability.limits)
     if not has_phase_limit and this_phase.index(use) >= 1:
         out.append(Problem(f"'{name}' is used twice by the same player in one phase"))
@@ -286,9 +304,11 @@ def _limits(scenario: Scenario, state: State, phase: Phase, ability: Ability, us
     return out
 
 
-def _open_limit(ability: Ability, cites) -> Problem:
-    """A use that is within its limit only if the blocked uses before it do not count."""
-    hole = holes.open_limit(ability.display, ability.blocked_why, ability.key)
+def _open_limit(ability: Ability, cites: tuple[str, ...]) -> Problem:
+    """A use that is within its limit only if the blocked uses before it do not count (only an
+    ability whose `blocked uses unspecified "why"` says why has such uses)."""
+    why = present(ability.blocked_why, "the why of `blocked uses unspecified`")
+    hole = holes.open_limit(ability.display, why, ability.key)
     return Problem(hole.message, tuple(dict.fromkeys(tuple(cites) + ability.cites_of("blocked"))), hole)
 
 
@@ -297,14 +317,14 @@ def _leaderless(team: Team) -> Problem:
     return Problem(hole.message, team.leader_cites + tuple(r.id for r in team.cites), hole)
 
 
-def use_key(ability: Ability, use: BoundUse):
+def use_key(ability: Ability, use: BoundUse) -> tuple[str, int | None]:
     """Whose uses a limit counts: a team's abilities count for the team, others per player."""
     if ability.actor is not None and ability.actor.kind in ("team", "moderator"):
         return (ability.key, -1)
     return (ability.key, use.actor)
 
 
-def previous_index(phase: Phase, state: State) -> int | None:
+def previous_index(phase: Phase, state: State) -> tuple[str, int]:
     """The index of the previous phase of the same kind, stored in `last_targets` as the
     phase kind's count: consecutive nights have consecutive numbers."""
     return (phase.kind, phase.number - 1)

@@ -144,7 +144,8 @@ def _others(scenario: Scenario, ability: Ability, uses: list[BoundUse]) -> list[
 
 def _a_legal_use(scenario: Scenario, state: State, phase: Phase, moment: str | None,
                  ability: Ability, actor: int | None, others: list[BoundUse], votes: list[BoundUse],
-                 drawn: frozenset, trigger_possible) -> BoundUse | None:
+                 drawn: frozenset,
+                 trigger_possible: Callable[[Ability, BoundUse, list[BoundUse]], bool]) -> BoundUse | None:
     for tried, use in enumerate(_uses(scenario, state, ability, actor)):
         if tried >= MAX_CANDIDATES:
             return None

@@ -4,31 +4,39 @@ bookkeeping between phases (limits used, triggers pending, delayed effects)."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .. import holes
-from ..evaluate import EvalError, Evaluator, State
+from .. import ast
+from ..ast import AnyEffect
+from ..evaluate import Env, EvalError, Evaluator, State, Value
 from ..holes import Hole
-from ..model import Scenario, TieRule
+from ..model import Ability, Scenario, TieRule
+from ..narrow import effect_name, present
 from ..phases import Phase, matches
 from ..vocabulary import flat
 from . import obligations
 from .bind import BoundQuery, BoundUse
 from .legal import (
     Problem,
+    ability_of,
+    acting_team,
     check,
     default_actor,
     pending_for,
     seat_name,
     team_decider,
-    team_of,
     use_key,
 )
-from .resolution import CLOSING_EVENTS, Attack, Report, Resolver, Scratch
+from .resolution import CLOSING_EVENTS, Attack, Report, Resolver, Scratch, Source
 from .tally import count_problem, tally_problem, vote_total
 from .ties import pick_problem, tie_results
 
 MAX_BRANCHES = 256
+
+# A state a phase can leave, with the report of what happened in it.
+Played = tuple[State, Report]
 
 
 @dataclass
@@ -161,21 +169,23 @@ class Player:
         out = []
         for st, report in results:
             for u in _still_waiting(waiting, report):
-                report.cancelled.append(f"{self.sc.ability_by_key[u.ability].display}: "
+                report.cancelled.append(f"{ability_of(self.sc, u).display}: "
                                         "its trigger did not happen")
             report.holes.extend(p.gap for p in problems if p.gap is not None)
             self._bookkeep(st, phase, actions, report)
             out.extend(self._check_wins(st, phase, report))
         return out, problems
 
-    def _owed_on_trigger(self, state: State, phase: Phase, uses: list[BoundUse], results):
+    def _owed_on_trigger(self, state: State, phase: Phase, uses: list[BoundUse], results: list[Played]
+                         ) -> tuple[list[Played], list[Problem]]:
         """The outcomes in which no obligation on a trigger is left unmet (a mandatory ability
         that acts at once on its trigger is owed where the trigger happens); when every outcome
         leaves one unmet, what they leave unmet."""
         if not any(a.mandatory for a in self.sc.abilities):
             return results, []
         voted = {t for u in uses if u.ability is None and u.vote == "player" for t in u.targets}
-        kept, unmet = [], []
+        kept: list[Played] = []
+        unmet: list[Problem] = []
         for st, report in results:
             found = obligations.unmet_on_trigger(self.sc, state, phase, uses, report.triggered,
                                                  state.drawn | voted, lambda a: self._moment_of(a, phase))
@@ -185,16 +195,16 @@ class Player:
                 kept.append((st, report))
         return kept, ([] if kept else unmet)
 
-    def _then(self, results, step):
+    def _then(self, results: list[Played], step: Callable[[State, Report], list[Played]]) -> list[Played]:
         out = []
         for st, rep in results:
             out.extend(step(st, rep))
         return out
 
     def _moment(self, u: BoundUse, phase: Phase) -> str:
-        return self._moment_of(self.sc.ability_by_key[u.ability], phase)
+        return self._moment_of(ability_of(self.sc, u), phase)
 
-    def _moment_of(self, ability, phase: Phase) -> str:
+    def _moment_of(self, ability: Ability, phase: Phase) -> str:
         if ability.is_card and not ability.phases:
             return "vote"  # a last-move card is played at the vote that draws it
         for ref in ability.phases:
@@ -204,7 +214,7 @@ class Player:
 
     def _on_trigger_only(self, u: BoundUse, phase: Phase) -> bool:
         """A use of an ability that acts only when its trigger happens, in this phase."""
-        ability = self.sc.ability_by_key[u.ability]
+        ability = ability_of(self.sc, u)
         return not ability.is_card and any(t.timing == "immediately" for t in ability.triggers) \
             and not any(r.phase.key == phase.kind for r in ability.phases)
 
@@ -214,7 +224,7 @@ class Player:
         ability = self.sc.ability_by_key[u.ability]
         if ability.actor is None or ability.actor.kind != "team":
             return False
-        return team_decider(self.sc, state, team_of(self.sc, ability))[0] is None
+        return team_decider(self.sc, state, acting_team(self.sc, ability))[0] is None
 
     def _needs_actor(self, u: BoundUse) -> bool:
         if u.ability is None:
@@ -297,9 +307,9 @@ class Player:
                     problems.append(Problem("the rules require a vote exit each day, and this "
                                             f"tie removes nobody (`tie {rule.kind}`)", cites))
             for seat in votes[0].targets:
-                problem, rule_ids = self._candidate_problem(state, phase, seat)
-                if problem:
-                    problems.append(Problem(problem, rule_ids))
+                refusal, rule_ids = self._candidate_problem(state, phase, seat)
+                if refusal:
+                    problems.append(Problem(refusal, rule_ids))
             short = tally_problem(self.sc, state, votes[0])
             if short:
                 problems.append(Problem(short, cites))
@@ -308,7 +318,8 @@ class Player:
                 problems.append(Problem(wrong, tuple(dict.fromkeys(cites))))
         return problems
 
-    def _can_trigger_now(self, ability, u: BoundUse, uses: list[BoundUse], state: State | None = None) -> bool:
+    def _can_trigger_now(self, ability: Ability, u: BoundUse, uses: list[BoundUse],
+                         state: State | None = None) -> bool:
         """Whether this phase's other choices can trigger an `immediately` ability: an attack
         of the trigger's kind aimed at its user, or (for `on leave`) anything that can remove
         the user: an attack on anyone, the vote on him, or (when his link carries an exit) a
@@ -341,7 +352,7 @@ class Player:
                     return True
                 if t.event.key == "revived" and any(e.verb == "revive" for e in flat(effects)):
                     return True
-                hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds)
+                hits = any(e.verb == "kill" and (not kinds or effect_name(e).key in kinds)
                            for e in flat(effects))
                 if t.event.key == "kill" and hits and u.actor in other.targets:
                     return True
@@ -349,7 +360,7 @@ class Player:
                     return True
         return False
 
-    def _due_effects(self, state: State, phase: Phase) -> list:
+    def _due_effects(self, state: State, phase: Phase) -> list[Callable[[Scratch, Resolver], None]]:
         """`after N night:` effects that fall due in this phase, as work for the resolution."""
         due, keep = [], []
         for unit, count, effects, env, source in state.delayed:
@@ -360,22 +371,28 @@ class Player:
             else:
                 keep.append((unit, count, effects, env, source))
         state.delayed = tuple(keep)
-        extra = []
+        extra: list[Callable[[Scratch, Resolver], None]] = []
         for effects, env, source in due:
-            def run(scratch: Scratch, resolver: Resolver, effects=effects, env=env, source=source):
-                owner = self.sc.ability_by_key.get(source) or next(
+            def run(scratch: Scratch, resolver: Resolver, effects: tuple[AnyEffect, ...] = effects,
+                    env: Env = env, source: str = source) -> None:
+                owner: Source = self.sc.ability_by_key.get(source) or next(
                     r for r in self.sc.rules if r.name.key == source)
                 resolver.apply(scratch, effects, env, owner, env.get("actor"))
             extra.append(run)
         return extra
 
-    def _resolve(self, state, phase, moment, uses, extra, into: Report | None = None):
+    def _resolve(self, state: State, phase: Phase, moment: str | None, uses: list[BoundUse],
+                 extra: list[Callable[[Scratch, Resolver], None]], into: Report | None = None
+                 ) -> list[Played]:
         resolver = Resolver(self.sc, phase, moment)
         resolver.checkpoint = phase.is_night
         immediate_leave = [u for u in uses if self._leave_triggered(u)
-                           and not pending_for(state, u.ability, u.actor, phase)]
+                           and not pending_for(state, ability_of(self.sc, u).key, u.actor, phase)]
         main = [u for u in uses if u not in immediate_leave]
-        causes = [lambda scratch, f=f: f(scratch, resolver) for f in extra]
+
+        def bound(f: Callable[[Scratch, Resolver], None]) -> Callable[[Scratch], None]:
+            return lambda scratch: f(scratch, resolver)
+        causes = [bound(f) for f in extra]
         results = []
         fired = into.fired if into is not None else set()
         for scratch in resolver.resolve(state, main, causes, fired):
@@ -386,10 +403,11 @@ class Player:
     def _leave_triggered(self, u: BoundUse) -> bool:
         """Triggered at once by an exit or a return (`on leave`, `on revived`), decided when a
         resolution closes: it acts in a further resolution right after."""
-        ability = self.sc.ability_by_key[u.ability]
+        ability = ability_of(self.sc, u)
         return any(t.event.key in CLOSING_EVENTS and t.timing == "immediately" for t in ability.triggers)
 
-    def _after_leaving(self, resolver, scratch: Scratch, waiting: list[BoundUse], phase, moment):
+    def _after_leaving(self, resolver: Resolver, scratch: Scratch, waiting: list[BoundUse], phase: Phase,
+                       moment: str | None) -> list[Scratch]:
         """Abilities triggered `immediately` by a player's exit act right after it; the others
         keep waiting (see `play`)."""
         ready = [u for u in waiting if (u.ability, u.actor) in scratch.triggered]
@@ -411,8 +429,8 @@ class Player:
 
     # -------------------------------------------------------------- the vote
 
-    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report, cards=(),
-              start: State | None = None):
+    def _vote(self, state: State, phase: Phase, votes: list[BoundUse], report: Report,
+              cards: Sequence[BoundUse] = (), start: State | None = None) -> list[Played]:
         day = self.sc.day
         if not votes:
             return [(state, report)]
@@ -468,7 +486,7 @@ class Player:
             rep.vote = rep.vote or ", ".join(seat_name(self.sc, st, s) for s in group) + " voted out"
             rep.decided("vote", cites)
 
-            def cause(scratch, resolver, group=group):
+            def cause(scratch: Scratch, resolver: Resolver, group: list[int] = group) -> None:
                 for seat in group:
                     scratch.events.add(("voted", seat))
                     scratch.attacks.append(Attack(seat, "vote", "vote", None))
@@ -476,24 +494,24 @@ class Player:
             out.extend(self._resolve(st, phase, "vote", list(cards), [cause], rep))
         return out
 
-    def _counted(self, state: State, start: State, vote: BoundUse, needed, report: Report,
-                 cites) -> bool:
+    def _counted(self, state: State, start: State, vote: BoundUse, needed: Value, report: Report,
+                 cites: Iterable[str]) -> bool:
         """A counted vote (`vote P with N`, `vote tie P, Q with N`), at the vote: whether it
         sends nobody out, being short of the quorum (`vote quorum`), of more than half the
         living's votes (`vote majority`, one player's: a tie goes to the tie rule whatever its
         count), or of any vote at all (`vote plurality`, and a tie under `vote majority`).
         Votes the living at the vote cannot cast, or a short vote on a day that must have an
         exit, leave the report refused."""
-        day = self.sc.day
+        day = present(self.sc.day, "the day of a vote")
         cites = tuple(dict.fromkeys(cites))
         total = vote_total(self.sc, start, state)
-        cast = vote.votes * len(vote.targets) + sum(n for _, n in vote.counts)
+        n = present(vote.votes, "the votes of a counted vote")
+        cast = n * len(vote.targets) + sum(k for _, k in vote.counts)
         if total is not None and cast > total:
             alive = sum(state.alive)
             report.refused = (f"the votes named add up to {cast}, and the {alive} player"
                               f"{'s' if alive != 1 else ''} alive at the vote cast {total}", cites)
             return True
-        n = vote.votes
         names = " and ".join(seat_name(self.sc, state, s) for s in vote.targets)
         if needed is not None and n < needed:
             short = (f"{names} {'has' if vote.vote == 'player' else 'have'} {n} "
@@ -515,12 +533,12 @@ class Player:
                               "nobody", cites)
         return True
 
-    def _candidate_problem(self, state: State, phase: Phase, seat: int):
+    def _candidate_problem(self, state: State, phase: Phase, seat: int) -> tuple[str | None, tuple[str, ...]]:
         """(why this player cannot be voted out today, the rule ids) or (None, ())."""
         if not state.alive[seat]:
             return f"{seat_name(self.sc, state, seat)} has left the game and cannot be voted out", ()
         ev = Evaluator(self.sc, state)
-        day = self.sc.day
+        day = present(self.sc.day, "the day of a vote")
         for (day_number, flt), cites in zip(day.candidates, day.candidate_cites):
             if day_number is not None and (phase.kind != "day" or phase.number != day_number):
                 continue
@@ -533,7 +551,7 @@ class Player:
 
     def _bookkeep(self, state: State, phase: Phase, uses: list[BoundUse], report: Report) -> None:
         for u in uses:
-            ability = self.sc.ability_by_key[u.ability]
+            ability = ability_of(self.sc, u)
             if ability.is_card:
                 state.drawn = state.drawn - {u.actor}  # a card is played once
             key = use_key(ability, u)
@@ -551,13 +569,13 @@ class Player:
                 if blocked and ability.blocked_uses == "open":
                     state.uses_open[("self",) + key] = state.uses_open.get(("self",) + key, 0) + 1
             state.last_targets[key] = ((phase.kind, phase.number), tuple(u.targets))
-        for key in self.sc.idle_abilities:  # `idle(p, A)`: A's phases in a row with no use by p
-            if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[key].phases):
-                acted = {u.actor for u in uses if u.ability == key}
-                if acted and _by_team(self.sc.ability_by_key[key]):
+        for idle in self.sc.idle_abilities:  # `idle(p, A)`: A's phases in a row with no use by p
+            if any(r.phase.key == phase.kind for r in self.sc.ability_by_key[idle].phases):
+                acted: set[int | None] = {u.actor for u in uses if u.ability == idle}
+                if acted and _by_team(self.sc.ability_by_key[idle]):
                     acted = set(range(len(state.roles)))  # a team's use is each player's
                 for seat in range(len(state.roles)):
-                    state.idle[(key, seat)] = 0 if seat in acted else state.idle.get((key, seat), 0) + 1
+                    state.idle[(idle, seat)] = 0 if seat in acted else state.idle.get((idle, seat), 0) + 1
         state.pending = tuple(p for p in state.pending if p[2] != phase.kind)
         for entry in sorted(report.due_next):
             ability_key, seat, phase_kind = entry
@@ -567,7 +585,7 @@ class Player:
                                       f"{self.sc.ability_by_key[ability_key].display} at the "
                                       f"next {phase_kind}")
 
-    def _due_states(self, points, state: State, phase: Phase, report: Report) -> list[State]:
+    def _due_states(self, points: Sequence[str], state: State, phase: Phase, report: Report) -> list[State]:
         """The states a schedule of check points looks at in this phase: the end of the phase
         (`day`, `night`, `exit`, `vote`), and for `deaths` the night right after its deaths."""
         out = []
@@ -580,7 +598,7 @@ class Player:
             out.append(state)
         return out
 
-    def _met(self, cond, states: list[State], report: Report, what: str, side: str) -> bool:
+    def _met(self, cond: ast.Expr | None, states: list[State], report: Report, what: str, side: str) -> bool:
         for st in states:
             try:
                 if Evaluator(self.sc, st).value(cond, {}):
@@ -597,11 +615,11 @@ class Player:
         and the game goes on under the readings that gave it."""
         if report.winner is not None:
             return [(state, report)]
-        answers = []  # per win: {met: readings that say so}
+        answers: list[dict[bool, set[int]]] = []  # per win: {met: readings that say so}
         for i, win in enumerate(self.sc.wins):
             readings = self.sc.win_readings(win)
             live = state.readings.get(i, frozenset(range(len(readings))))
-            by_answer: dict[bool, set] = {}
+            by_answer: dict[bool, set[int]] = {}
             for r in sorted(live):
                 states = self._due_states(readings[r], state, phase, report)
                 met = self._met(win.cond, states, report, f"win condition of {win.side.text}",
@@ -613,9 +631,9 @@ class Player:
         for combo in itertools.product(*[sorted(a.items()) for a in answers]):
             st, rep = (state, report) if single else (state.clone(), _merge(report, Report(report.phase)))
             holders = []
-            for i, (win, (met, readings)) in enumerate(zip(self.sc.wins, combo)):
+            for i, (win, (met, agreeing)) in enumerate(zip(self.sc.wins, combo)):
                 if len(answers[i]) > 1:
-                    st.readings[i] = frozenset(readings)
+                    st.readings[i] = frozenset(agreeing)
                     rep.holes.append(self._readings_disagree(win, answers[i], met))
                     rep.decided(f"when wins are checked ({win.side.text})", self._reading_cites(win))
                 if met:
@@ -625,17 +643,17 @@ class Player:
             out.append((st, rep))
         return out
 
-    def _readings_disagree(self, win, answers: dict, met: bool) -> Hole:
+    def _readings_disagree(self, win: ast.WinDecl, answers: dict[bool, set[int]], met: bool) -> Hole:
         readings = self.sc.win_readings(win)
 
-        def say(rs):
+        def say(rs: set[int]) -> str:
             return " or ".join("after " + ", ".join(readings[r]) for r in sorted(rs))
         side = self.sc.side_by_key[win.side.key].display
         return holes.readings(side, ["after " + ", ".join(r) for r in readings], win.side.key,
                               case=f"checked {say(answers[True])}, {side} has won; checked "
                                    f"{say(answers[False])}, not yet; this outcome follows {say(answers[met])}")
 
-    def _reading_cites(self, win) -> list[str]:
+    def _reading_cites(self, win: ast.WinDecl) -> list[str]:
         ids = [c.id for c in win.cites] + [c.id for s in win.schedules for c in s.cites]
         if not win.schedules and self.sc.phases is not None:
             ids += list(self.sc.phases.reading_cites)
@@ -653,10 +671,12 @@ class Player:
                 continue
             if win.cond is None or self._met(win.cond, states, report, f"win of {win.side.text}", win.side.key):
                 side = self.sc.side_by_key[win.side.key].display
-                report.holes.append(holes.open_win(side, win.unspecified, win.side.key))
+                why = present(win.unspecified, "the why of an unwritten win")
+                report.holes.append(holes.open_win(side, why, win.side.key))
                 report.decided(f"win {win.side.text}", [c.id for c in win.cites])
 
-    def _decide_winner(self, state: State, phase: Phase, report: Report, holders, declared=()) -> None:
+    def _decide_winner(self, state: State, phase: Phase, report: Report, holders: list[ast.WinDecl],
+                       declared: Sequence[str] = ()) -> None:
         """The winner of the phase: the sides whose win conditions are met at its check
         points, and those a `win SIDE` effect declared in it; several are decided by
         `priority`, else they overlap."""
@@ -708,7 +728,8 @@ def _still_waiting(waiting: list[BoundUse], report: Report) -> list[BoundUse]:
 
 
 def _distinct(outcomes: list[Outcome]) -> list[Outcome]:
-    seen, out = set(), []
+    seen: set[tuple] = set()
+    out: list[Outcome] = []
     for o in outcomes:
         key = (o.state.key(), tuple(r.key() for r in o.reports))
         if key not in seen:
@@ -717,7 +738,7 @@ def _distinct(outcomes: list[Outcome]) -> list[Outcome]:
     return out
 
 
-def _by_team(ability) -> bool:
+def _by_team(ability: Ability) -> bool:
     """Whether a team uses the ability (`by team NAME`): `idle` and `acted` count its uses
     for every player, the pick being the team's and not one member's."""
     return ability.actor is not None and ability.actor.kind == "team"

@@ -30,18 +30,25 @@ protected from `block` when the block resolves is not blocked.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .. import ast
 from .. import holes
-from ..evaluate import EvalError, Evaluator, State
+from ..evaluate import Env, EvalError, Evaluator, State, Value
 from ..holes import Hole
 from ..model import Ability, Scenario
+from ..narrow import effect_name, present
 from ..phases import Phase, rule_applies_at
 from ..rule_rounds import max_rounds
 from ..vocabulary import SHIELDS, STATE_WRITES, flat, in_block_cycles, is_blocking, verbs
 from .bind import BoundUse
-from .legal import pending_for, seat_name
+from .legal import actor_roles, pending_for, seat_name
+
+# What an effect acts for: the ability used, or the rule that applied.
+Source = Ability | ast.RuleDecl
+# (seat, the rule that makes him leave, its kind of exit, the rule that makes him stay)
+Contradiction = tuple[int, str, str, str]
 
 MAX_ORDERS = 50_000  # search nodes; past this the answer says the orders were not all tried
 
@@ -101,7 +108,7 @@ class Report:
                 tuple(sorted(self.changes)), tuple(sorted(self.holes)), self.winner,
                 tuple(sorted(self.declared)))
 
-    def decided(self, name: str, cites=()) -> None:
+    def decided(self, name: str, cites: Iterable[str] = ()) -> None:
         if name not in self.rules:
             self.rules.append(name)
         for c in cites:
@@ -177,7 +184,7 @@ class Resolver:
 
     # -------------------------------------------------------------- entry point
 
-    def resolve(self, state: State, uses: list[BoundUse], extra: list | None = None,
+    def resolve(self, state: State, uses: list[BoundUse], extra: list[Callable[[Scratch], None]] | None = None,
                 fired: set | None = None) -> list[Scratch]:
         """Every distinct outcome of the uses, over every order of the blocking steps the
         spec leaves open."""
@@ -190,7 +197,7 @@ class Resolver:
         by_step: dict[str, list[BoundUse]] = {}
         # Within a step, uses go by seat: the order a query lists them in means nothing.
         for u in sorted(uses, key=lambda u: (u.ability, -1 if u.actor is None else u.actor, u.targets)):
-            by_step.setdefault(u.ability, []).append(u)
+            by_step.setdefault(present(u.ability, "the ability of a use (not a vote)"), []).append(u)
         blocking = sorted(s for s in by_step if self._is_blocking(s))
         acting = self._acting_order([s for s in by_step if s not in blocking])
         edges = {(a, b) for a, b in self.edges if a in blocking and b in blocking}
@@ -198,7 +205,7 @@ class Resolver:
         seen: set = set()
         self.nodes = 0
 
-        def walk(scratch: Scratch, remaining: frozenset):
+        def walk(scratch: Scratch, remaining: frozenset[str]) -> None:
             self.nodes += 1
             if self.nodes > MAX_ORDERS:
                 self.truncated = True
@@ -317,7 +324,8 @@ class Resolver:
             out.append(scratch)
         return out
 
-    def _simultaneous_blocks(self, sc: Scratch, ability: Ability, uses: list[BoundUse]):
+    def _simultaneous_blocks(self, sc: Scratch, ability: Ability,
+                             uses: list[BoundUse]) -> list[tuple[Scratch, list[BoundUse]]]:
         """Uses of one step act together; when they block each other, every consistent
         choice of who is blocked is an outcome (mutual blocks can have several, or none)."""
         if len(uses) < 2 or "block" not in verbs(ability.effects):
@@ -331,8 +339,8 @@ class Resolver:
         candidates = sorted(set().union(*targets_of.values()) & actors)
         consistent = []
         for r in range(len(candidates) + 1):
-            for chosen in itertools.combinations(candidates, r):
-                chosen = set(chosen)
+            for combo in itertools.combinations(candidates, r):
+                chosen = set(combo)
                 produced = set().union(*(targets_of[u] for u in uses if u.actor not in chosen)) & actors
                 if produced == chosen:
                     consistent.append(chosen)
@@ -348,16 +356,16 @@ class Resolver:
             out.append((branch, [u for u in uses if u.actor not in chosen]))
         return out
 
-    def env(self, u: BoundUse) -> dict:
-        env = {"actor": u.actor, "targets": frozenset(u.targets),
+    def env(self, u: BoundUse) -> Env:
+        env: Env = {"actor": u.actor, "targets": frozenset(u.targets),
                "target": u.targets[0] if u.targets else None}
         env.update(u.value_map())
         return env
 
-    def name(self, sc: Scratch, seat) -> str:
+    def name(self, sc: Scratch, seat: int | None) -> str:
         return seat_name(self.sc, sc.state, seat)
 
-    def value(self, sc: Scratch, expr, env):
+    def value(self, sc: Scratch, expr: ast.Expr | None, env: Env) -> Value:
         return self.evaluator(sc).value(expr, env)
 
     def evaluator(self, sc: Scratch) -> Evaluator:
@@ -370,11 +378,12 @@ class Resolver:
 
     # -------------------------------------------------------------- effects
 
-    def apply(self, sc: Scratch, effects, env: dict, source: Ability | ast.RuleDecl, actor) -> None:
+    def apply(self, sc: Scratch, effects: Iterable[ast.AnyEffect], env: Env, source: Source,
+              actor: int | None) -> None:
         for e in effects:
             self.apply_one(sc, e, env, source, actor)
 
-    def _seats(self, sc: Scratch, e: ast.Effect, env: dict) -> list[int]:
+    def _seats(self, sc: Scratch, e: ast.Effect, env: Env) -> list[int]:
         if e.on is None:
             value = env.get("targets") if env.get("targets") else env.get("target")
         else:
@@ -385,7 +394,7 @@ class Resolver:
             return sorted(value)
         return [value]
 
-    def apply_one(self, sc: Scratch, e, env: dict, source, actor) -> None:
+    def apply_one(self, sc: Scratch, e: ast.AnyEffect, env: Env, source: Source, actor: int | None) -> None:
         src = source.name.key if isinstance(source, ast.RuleDecl) else source.key
         if isinstance(e, ast.IfEffect):
             try:
@@ -403,10 +412,10 @@ class Resolver:
         if v in ("nothing",):
             return
         if v == "unspecified":
-            sc.report.holes.append(holes.unspecified(_display(source), e.value.value, src))
+            sc.report.holes.append(holes.unspecified(_display(source), effect_text(e), src))
             return
         if v == "announce":
-            sc.report.announcements.append(e.value.value)
+            sc.report.announcements.append(effect_text(e))
             return
         try:
             self._apply_verb(sc, e, env, source, src, actor)
@@ -415,7 +424,8 @@ class Resolver:
             # or `on`): the rulebook leaves the effect undecided, as it does for an `if`.
             sc.report.holes.append(holes.no_row(_display(source), src, case=str(exc)))
 
-    def _apply_verb(self, sc: Scratch, e: ast.Effect, env: dict, source, src: str, actor) -> None:
+    def _apply_verb(self, sc: Scratch, e: ast.Effect, env: Env, source: Source, src: str,
+                    actor: int | None) -> None:
         v = e.verb
         if v == "learn":
             answer = self.value(sc, e.value, env)
@@ -424,12 +434,14 @@ class Resolver:
         if v == "win":
             # A declared winner: the phase's win check weighs it with the conditions met
             # (Player._check_wins), whatever the schedule, and the game ends with the phase.
-            if e.name.key not in sc.report.declared:
-                sc.report.declared.append(e.name.key)
+            side = effect_name(e).key
+            if side not in sc.report.declared:
+                sc.report.declared.append(side)
             return
         if v == "cancel":
+            ability = effect_name(e).key
             for seat in self._seats(sc, e, env):
-                sc.cancelled_uses.add((e.name.key, seat))
+                sc.cancelled_uses.add((ability, seat))
             return
         seats = self._seats(sc, e, env)
         if v == "link" and e.together:
@@ -437,32 +449,37 @@ class Resolver:
         for seat in seats:
             self.apply_to(sc, e, seat, env, source, src, actor)
 
-    def apply_to(self, sc: Scratch, e: ast.Effect, seat: int, env, source, src, actor) -> None:
+    def apply_to(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                 actor: int | None) -> None:
         """One effect on one seat: an intention recorded, a block, or a change of state (which,
         while the steps act together, waits in `writes` until after the deaths)."""
         v = e.verb
         if sc.buffering and v in STATE_WRITES:
             if v == "give" and not e.names:
-                env = {**env, "_variant": self._chosen_variant(source, env, e.name.key)}
+                env = {**env, "_variant": self._chosen_variant(source, env, effect_name(e).key)}
             if v == "set":  # acting together: the value is the phase start's, not another write's
                 env = {**env, "_value": self.value(sc, e.value, env)}
             sc.writes.append((e, seat, dict(env), source, src, actor))
             return
         getattr(self, APPLY[v])(sc, e, seat, env, source, src, actor)
 
-    def _kill(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
-        sc.attacks.append(Attack(seat, e.name.key, src, actor))
-        sc.events.add(("kill", seat, e.name.key))
+    def _kill(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+              actor: int | None) -> None:
+        name = effect_name(e)
+        sc.attacks.append(Attack(seat, name.key, src, actor))
+        sc.events.add(("kill", seat, name.key))
         if actor is not None:
             sc.events.add(("attacked_by", seat, actor))
-        self._trigger(sc, "kill", seat, e.name.key)
+        self._trigger(sc, "kill", seat, name.key)
 
-    def _save(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _save(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+              actor: int | None) -> None:
         kinds = frozenset(n.key for n in e.names)
         sc.defenses.append(Defense(seat, None if (not kinds or "any" in kinds) else kinds, src))
         sc.events.add(("save", seat))
 
-    def _protect(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _protect(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                 actor: int | None) -> None:
         for n in e.names:
             sc.events.add(("protect", seat, n.key))
             if n.key in SHIELDS:
@@ -471,7 +488,8 @@ class Resolver:
                 kinds = None if n.key in ("any", "kill") else frozenset({n.key})
                 sc.defenses.append(Defense(seat, kinds, src))
 
-    def _block(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _block(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+               actor: int | None) -> None:
         sc.events.add(("block", seat))
         if "block" in sc.shields.get(seat, ()):
             sc.report.changes.append(f"{self.name(sc, seat)} was protected from a block")
@@ -483,19 +501,23 @@ class Resolver:
             if seat not in sc.report.blocked:
                 sc.report.blocked.append(seat)
 
-    def _unblock(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _unblock(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                 actor: int | None) -> None:
         sc.blocked.discard(seat)
         sc.events.discard(("blocked", seat))
 
-    def _inquire(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _inquire(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                 actor: int | None) -> None:
         sc.events.add(("inquire", seat))
         sc.report.learned.append((actor, seat, self.appearance(sc, seat, actor)))
 
-    def _convert(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _convert(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                 actor: int | None) -> None:
+        name = effect_name(e)
         st = sc.state
         if "convert" in sc.shields.get(seat, ()):
             return
-        role = self.sc.role_by_key[e.name.key]
+        role = self.sc.role_by_key[name.key]
         before = self.name(sc, seat)
         st.roles[seat] = role.key
         if role.side is not None:
@@ -504,10 +526,12 @@ class Resolver:
             st.counters[seat].setdefault(c.key, self.value(sc, c.initial, {}))
         sc.report.changes.append(f"{before} becomes {role.display}")
 
-    def _reveal(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _reveal(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                actor: int | None) -> None:
+        name = effect_name(e)
         st = sc.state
         st.revealed = st.revealed | {seat}
-        what = e.name.key
+        what = name.key
         if what == "role":
             shown = self.sc.role_by_key[st.roles[seat]].display
             sc.report.reveals.append((seat, st.roles[seat]))
@@ -517,7 +541,8 @@ class Resolver:
             sc.report.reveals.append((seat, side))
         sc.report.announcements.append(f"@{seat + 1} is {shown}")
 
-    def _link(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _link(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+              actor: int | None) -> None:
         st = sc.state
         for who, to, kind in link_pairs(e, seat, env, actor):
             st.links[who] = to
@@ -532,7 +557,7 @@ class Resolver:
         decl = next((k for k in self.sc.kinds if k.name.key == key), None)
         return decl.label or decl.name.text if decl is not None else key
 
-    def _followers(self, sc: Scratch, result: dict) -> None:
+    def _followers(self, sc: Scratch, result: dict[int, tuple[str, str]]) -> None:
         """`link … with KIND`: a player linked to one who leaves in this resolution leaves too,
         by the link's kind, unless he leaves anyway (by his own cause); followed along chains.
         The links made in this phase hold already (they wait with the other changes of state,
@@ -561,13 +586,15 @@ class Resolver:
 
     def _link_source(self, kind: str) -> str:
         """The ability (or rule) whose links carry this kind of exit, for the report."""
-        for owner in (*self.sc.abilities, *self.sc.rules):
+        owners: list[Source] = [*self.sc.abilities, *self.sc.rules]
+        for owner in owners:
             effects = owner.effects if isinstance(owner, Ability) else owner.then
             if any(e.verb == "link" and e.name is not None and e.name.key == kind for e in flat(effects)):
                 return owner.key if isinstance(owner, Ability) else owner.name.key
         return "link"
 
-    def _revive(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _revive(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                actor: int | None) -> None:
         st = sc.state
         if not st.alive[seat]:
             st.alive[seat] = True
@@ -576,23 +603,29 @@ class Resolver:
             sc.events.add(("revived", seat))
             self._trigger(sc, "revived", seat, None)  # `on revived`
 
-    def _give(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _give(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+              actor: int | None) -> None:
+        name = effect_name(e)
         st = sc.state
         variant = e.names[0].key if e.names else env.get("_variant") or \
-            self._chosen_variant(source, env, e.name.key)
-        st.items[(e.name.key, seat)] = variant
-        sc.report.changes.append(f"{self.name(sc, seat)} receives {self._item(e.name.key)}"
-                                 + (f" ({self._item(e.name.key, variant)})" if variant else ""))
+            self._chosen_variant(source, env, name.key)
+        st.items[(name.key, seat)] = variant
+        sc.report.changes.append(f"{self.name(sc, seat)} receives {self._item(name.key)}"
+                                 + (f" ({self._item(name.key, variant)})" if variant else ""))
 
-    def _lose(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _lose(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+              actor: int | None) -> None:
+        name = effect_name(e)
         st = sc.state
-        if st.items.pop((e.name.key, seat), None) is not None:
-            sc.report.changes.append(f"{self.name(sc, seat)} no longer holds {self._item(e.name.key)}")
+        if st.items.pop((name.key, seat), None) is not None:
+            sc.report.changes.append(f"{self.name(sc, seat)} no longer holds {self._item(name.key)}")
 
-    def _mark_unmark(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _mark_unmark(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                     actor: int | None) -> None:
+        name = effect_name(e)
         st = sc.state
         v = e.verb
-        decl = next(m for m in self.sc.memories if m.name.key == e.name.key)
+        decl = next(m for m in self.sc.memories if m.name.key == name.key)
         if decl.type == "players":
             current = set(st.memories.get(decl.name.key) or ())
             current = current | {seat} if v == "mark" else current - {seat}
@@ -600,34 +633,42 @@ class Resolver:
         else:
             st.memories[decl.name.key] = seat if v == "mark" else None
 
-    def _consume(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _consume(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+                 actor: int | None) -> None:
+        name = effect_name(e)
         st = sc.state
         counters = st.counters[seat]
-        if counters.get(e.name.key, 0) > 0:
-            counters[e.name.key] -= 1
-            sc.report.changes.append(f"{self.name(sc, seat)}: {e.name.text} {counters[e.name.key]}")
+        if counters.get(name.key, 0) > 0:
+            counters[name.key] -= 1
+            sc.report.changes.append(f"{self.name(sc, seat)}: {name.text} {counters[name.key]}")
 
-    def _set(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _set(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+             actor: int | None) -> None:
+        name = effect_name(e)
         st = sc.state
         value = env["_value"] if "_value" in env else self.value(sc, e.value, env)
-        if e.name.key in st.counters[seat]:
-            st.counters[seat][e.name.key] = value
-        elif e.name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
+        if name.key in st.counters[seat]:
+            st.counters[seat][name.key] = value
+        elif name.key == "side" and not any(m.name.key == "side" for m in self.sc.memories):
             st.sides[seat] = value
             shown = self.sc.side_by_key[value].display if value else "no side"
             sc.report.changes.append(f"{self.name(sc, seat)} plays for {shown}")
         else:
-            st.memories[e.name.key] = value
+            st.memories[name.key] = value
 
-    def _leave(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _leave(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+               actor: int | None) -> None:
+        name = effect_name(e)
         overrides = tuple(n.key for n in getattr(source, "overrides", ()))
-        sc.strict.append(("leave", seat, e.name.key, src, overrides))
+        sc.strict.append(("leave", seat, name.key, src, overrides))
 
-    def _stay(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _stay(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+              actor: int | None) -> None:
         overrides = tuple(n.key for n in getattr(source, "overrides", ()))
         sc.strict.append(("stay", seat, None, src, overrides))
 
-    def _draw(self, sc: Scratch, e: ast.Effect, seat: int, env: dict, source, src: str, actor) -> None:
+    def _draw(self, sc: Scratch, e: ast.Effect, seat: int, env: Env, source: Source, src: str,
+              actor: int | None) -> None:
         st = sc.state
         sc.events.add(("drawn", seat))
         st.drawn = st.drawn | {seat}
@@ -641,7 +682,7 @@ class Resolver:
             return item.label or item.name.text
         return next((label or v.text for v, label in item.variants if v.key == variant), variant)
 
-    def _chosen_variant(self, source, env, item: str) -> str | None:
+    def _chosen_variant(self, source: Source, env: Env, item: str) -> str | None:
         if isinstance(source, Ability):
             for ch in source.choices:
                 if ch.kind == "variant" and ch.names[0].key == item:
@@ -657,9 +698,10 @@ class Resolver:
                 continue
             # A holder's ability (`by holder of badge`): the player holding the item when the
             # event happens (a `give` or `lose` of this phase waits until after its deaths).
-            if a.actor.kind == "holder" and (a.actor.name.key, seat) not in sc.state.items:
+            if a.actor.kind == "holder" and \
+                    (present(a.actor.name, "the item of `by holder of ITEM`").key, seat) not in sc.state.items:
                 continue
-            if a.actor.kind == "role" and role not in {n.key for n in (a.actor.roles or (a.actor.name,))}:
+            if a.actor.kind == "role" and role not in set(actor_roles(a)):
                 continue
             for t in a.triggers:
                 if t.event.key == event and (not t.by or kind in {n.key for n in t.by}):
@@ -683,10 +725,10 @@ class Resolver:
 
     # -------------------------------------------------------------- rules
 
-    def bindings(self, rule: ast.RuleDecl, n: int):
+    def bindings(self, rule: ast.RuleDecl, n: int) -> Iterator[tuple[int, ...]]:
         return itertools.product(range(n), repeat=len(rule.variables))
 
-    def applicable(self, sc: Scratch, rule: ast.RuleDecl):
+    def applicable(self, sc: Scratch, rule: ast.RuleDecl) -> list[Env]:
         """The variable bindings for which a rule applies now."""
         out = []
         # One evaluator for every binding: asking changes nothing, so the events are
@@ -701,7 +743,7 @@ class Resolver:
                 sc.report.holes.append(holes.no_row(f"rule {rule.name.text}", rule.name.key, case=str(exc)))
         return out
 
-    def fire_rules(self, sc: Scratch, rules) -> None:
+    def fire_rules(self, sc: Scratch, rules: Sequence[ast.RuleDecl]) -> None:
         """Rules whose conclusions are not exits act when they apply, until nothing changes:
         those that block after each blocking step, the others after the deaths. In rounds,
         each in declaration order: a rule's bindings are read before any of them acts, and
@@ -753,7 +795,8 @@ class Resolver:
         sc.report.holes.append(holes.unstable())
         return [self.commit(sc, leaving)]
 
-    def _contradiction_branches(self, sc: Scratch, decided, contradictions):
+    def _contradiction_branches(self, sc: Scratch, decided: dict[int, tuple[str, str]], contradictions: list[Contradiction]
+                                ) -> list[tuple[Scratch, dict[int, tuple[str, str]]]]:
         out = []
         for seat, leave_rule, kind, stay_rule in contradictions:
             for leaves in (True, False):
@@ -768,7 +811,7 @@ class Resolver:
                 out.append((branch, result))
         return out
 
-    def decide(self, sc: Scratch):
+    def decide(self, sc: Scratch) -> tuple[dict[int, tuple[str, str]], list[Contradiction]]:
         """{seat: (kind, decided by)} for every player who leaves, and the contradictions."""
         strict = list(sc.strict)
         for rule in self.exit_rules:
@@ -810,7 +853,7 @@ class Resolver:
         self._followers(sc, result)
         return result, contradictions
 
-    def commit(self, sc: Scratch, leaving: dict) -> Scratch:
+    def commit(self, sc: Scratch, leaving: dict[int, tuple[str, str]]) -> Scratch:
         sc.buffering = False
         sc.frozen_events = None
         st = sc.state
@@ -892,7 +935,14 @@ APPLY = {
 }
 
 
-def link_pairs(e: ast.Effect, seat: int, env: dict, actor) -> list[tuple[int, int, str | None]]:
+def effect_text(e: ast.Effect) -> str:
+    """The words of `announce "…"` and `unspecified "…"`, which the builder keeps as a string."""
+    if not isinstance(e.value, ast.Str):
+        raise ValueError(f"a `{e.verb}` effect holds its words")
+    return e.value.value
+
+
+def link_pairs(e: ast.Effect, seat: int, env: Env, actor: int | None) -> list[tuple[int, int, str | None]]:
     """What a `link` on one seat links: (who, to whom, the kind of exit it carries). A plain
     `link` links the user to the seat; `link together` links the players it applies to each
     to the next by seat, the last to the first (two players: to each other)."""
@@ -905,7 +955,7 @@ def link_pairs(e: ast.Effect, seat: int, env: dict, actor) -> list[tuple[int, in
     return [(seat, group[(group.index(seat) + 1) % len(group)], kind)]
 
 
-def _display(source) -> str:
+def _display(source: Source) -> str:
     if isinstance(source, ast.RuleDecl):
         return f"rule {source.name.text}"
     return source.display

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .. import ast
 from ..evaluate import EvalError, Evaluator, State
 from ..model import Scenario
 from .bind import BoundUse
 from .legal import seat_name
 
 
-def weights(scenario: Scenario, state: State) -> dict[int, int] | None:
-    """Each living player's votes, on the state the day starts in (None: a weight with no
-    value for some player, a table with no row)."""
+def weights(scenario: Scenario, state: State, weight: ast.Expr) -> dict[int, int] | None:
+    """Each living player's votes (the day's `weight`), on the state the day starts in (None:
+    a weight with no value for some player, a table with no row)."""
     ev = Evaluator(scenario, state)
     try:
-        return {s: int(ev.value(scenario.day.weight, {"voter": s}))
+        return {s: int(ev.value(weight, {"voter": s}))
                 for s in range(len(state.alive)) if state.alive[s]}
     except EvalError:
         return None
@@ -29,7 +30,7 @@ def tally_problem(scenario: Scenario, state: State, vote: BoundUse) -> str | Non
     day = scenario.day
     if day is None or day.weight is None or vote.vote != "player":
         return None
-    w = weights(scenario, state)
+    w = weights(scenario, state, day.weight)
     if w is None:
         return None
     if vote.ballots is not None:

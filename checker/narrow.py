@@ -1,0 +1,36 @@
+"""Narrowing an optional field that every node of its kind has.
+
+The AST and IR keep one dataclass for several kinds of a thing (a state line, an effect, an
+ability's actor), so a field that one kind always has is optional in the type. Code that has
+already told the kind apart says so with `present`, and a None there fails loudly as a bug.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from . import ast
+
+T = TypeVar("T")
+
+
+def present(value: T | None, what: str) -> T:
+    """`value`, which every node of its kind has (the grammar or the resolver gives it); `what`
+    names the part, for the error should it ever be missing."""
+    if value is None:
+        raise ValueError(f"{what} is missing")
+    return value
+
+
+def present_expr(value: ast.Expr | None, what: str) -> ast.Expr:
+    """`present` for an expression: solving T against the Expr union, mypy would join its
+    members to `object`."""
+    if value is None:
+        raise ValueError(f"{what} is missing")
+    return value
+
+
+def effect_name(e: ast.Effect) -> ast.Name:
+    """What an effect of a named verb names (the kind of `kill`, the role of `convert`, the
+    item of `give`, the side of `win` …): the grammar gives one to every effect of those verbs."""
+    return present(e.name, f"the name of a `{e.verb}` effect")
