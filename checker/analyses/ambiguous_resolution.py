@@ -153,9 +153,12 @@ def _cycle_finding(scenario: Scenario, seats: tuple[str, ...], ring: tuple[Abili
     rule = "whichever block resolves first takes effect and stops the other" if len(ring) == 2 else \
         "whichever block resolves first takes effect and stops the next; a stopped block blocks nobody"
     which = "which block takes effect" if len(ring) == 2 else "which blocks take effect"
+    # Of more than two, some may be ordered (`resolve`), just not enough to break the ring.
+    unordered = f"with no declared order between {_listed([a.display for a in ring])}" if len(ring) == 2 else \
+        f"with no declared order among {_listed([a.display for a in ring])} that breaks the ring"
     return Finding(c.code, c.kind, c.severity,
-                   f"{who} block {how} on a reachable {phase}, with no declared order between "
-                   f"{_listed([a.display for a in ring])}: {len(distinct)} consistent readings ({rule}): "
+                   f"{who} block {how} on a reachable {phase}, {unordered}: {len(distinct)} consistent "
+                   f"readings ({rule}): "
                    + "; ".join(f"{i}. {said(r)}" for i, r in enumerate(distinct, 1))
                    + f"; {len(answer.outcomes)} consistent outcomes; the rules do not say {which} ({where})",
                    ring[0].name_span or ring[0].span,
