@@ -8,6 +8,7 @@ confirmed by the kind of hole its replay shows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 UNSPECIFIED = "unspecified"  # an `unspecified "…"` effect
@@ -18,10 +19,11 @@ TIE = "tie"  # a tied vote with no tie rule
 CONTRADICTION = "contradiction"  # two rules conclude opposite things, neither an exception
 MUTUAL_NONE = "mutual-none"  # uses of one ability block each other with no consistent reading
 MUTUAL_SEVERAL = "mutual-several"  # … or with several
-# Users of two blocking abilities the rules leave unordered who block each other (a cycle of
-# blocks across abilities: A's user blocks B's while B's blocks A's): each order lets one of
-# the two blocks take effect. Its source and other are the two abilities, its seats the two
-# players (the user of the source first).
+# Users of k >= 2 blocking abilities the rules leave unordered whose blocks form a ring (a
+# cycle of blocks across abilities: A's user blocks B's, B's blocks C's, ..., the last's
+# blocks A's): each order lets a different set of the ring's blocks take effect. Its source
+# is the first ability of the ring (the least key), its other the rest in ring order, joined
+# by commas (ring_abilities reads them back), its seats the users in the same order.
 BLOCK_CYCLE = "block-cycle"
 READINGS = "readings"  # the readings of when a win is checked disagree
 OPEN_WIN = "open-win"  # whether a side whose win the rulebook does not write has won
@@ -44,7 +46,7 @@ class Hole:
     message: str  # the moderator's words
     source: str = ""  # the key of the declaration behind it: ability, rule, team, side, or `day`
     other: str = ""  # a second declaration where two are involved (the stay rule of a contradiction)
-    seats: tuple = ()  # the players it concerns, where an analysis names them (a block cycle's two)
+    seats: tuple = ()  # the players it concerns, where an analysis names them (a block cycle's users)
     # The case at hand, where a played game knows it (the number no table row covers, the
     # tied players): shown after the message, and no part of what the hole is.
     case: str = field(default="", compare=False)
@@ -140,12 +142,30 @@ def mutual_several(shown: str, blocked: str, source: str) -> Hole:
                 f"{blocked}", source)
 
 
-def block_cycle(first: str, first_user: str, second: str, second_user: str, a: str, b: str,
-                seats: tuple[int, int]) -> Hole:
-    """Users of two unordered blocking abilities (`a`, `b`: keys; `first`, `second`: as
-    shown) who block each other; `seats`: the two players, for the analysis to name."""
-    return Hole(BLOCK_CYCLE, f"'{first}' by {first_user} and '{second}' by {second_user} block each other, "
-                "with no declared order: either block can be the one that takes effect", a, b, seats)
+def block_cycle(ring: Sequence[tuple[str, str, int, str]]) -> Hole:
+    """A ring of blocks across unordered abilities, in ring order from the least key: each
+    (ability key, ability as shown, its user's seat, the role dealt to him as shown), the
+    use of each blocking the next one's user and the last the first's."""
+    names = [f"'{shown}' by {seat_label(seat, role)}" for _, shown, seat, role in ring]
+    keys = [key for key, _, _, _ in ring]
+    if len(ring) == 2:
+        said = (f"{names[0]} and {names[1]} block each other, with no declared order: either block can "
+                "be the one that takes effect")
+    else:
+        said = (", ".join(names[:-1]) + f" and {names[-1]} block each other in a ring (each blocks the next "
+                "one's user, the last the first's), with no declared order: whichever resolves first takes "
+                "effect and stops the next")
+    return Hole(BLOCK_CYCLE, said, keys[0], ",".join(keys[1:]), tuple(seat for _, _, seat, _ in ring))
+
+
+def ring_abilities(hole: Hole) -> tuple[str, ...]:
+    """The keys of a block cycle's abilities, in ring order (its source, then its other)."""
+    return (hole.source,) + tuple(hole.other.split(","))
+
+
+def seat_label(seat: int, role: str) -> str:
+    """A player as the holes name him: his seat and the role dealt to him (as shown)."""
+    return f"@{seat + 1} ({role})"
 
 
 def overlap(sides: list[str], first: str, second: str) -> Hole:

@@ -206,16 +206,18 @@ AMBIGUOUS_RESOLUTION = _code(
     "Uses of one ability that depend on each other — two players who block each other, each "
     "with a blocking ability — have more than one consistent outcome on a reachable night "
     "(either block could be the one that takes effect), or none at all (an odd cycle of "
-    "blocks). So do the uses of two blocking abilities the spec leaves unordered when their "
-    "users block each other (a block cycle: whichever resolves first takes effect); both "
-    "abilities and both players are named. Each outcome is shown.",
+    "blocks). So do the uses of blocking abilities the spec leaves unordered when their users' "
+    "blocks form a ring (a block cycle: two who block each other, or more, each blocking the "
+    "next one's user and the last the first's; whichever resolves first takes effect and stops "
+    "the next); the abilities and their players are named, and every consistent reading (which "
+    "of the ring's uses take effect) is listed. Each outcome is shown.",
     "The rulebook does not say who acts first when two players take each other away; the "
     "moderator must pick, and two moderators will pick differently.",
     "role hostage_taker { side mafia }\n"
     "composition 6 { hostage_taker * 2, … }\n"
     "ability hostage { by hostage_taker  at night  target where target.alive  effect block }",
     "Say what happens when blockers block each other (a rule that the first in seat order "
-    "wins, or that both are blocked; for two abilities, `resolve A before B`) and encode it, "
+    "wins, or that both are blocked; for abilities in a ring, `resolve A before B`) and encode it, "
     "or keep the hole with a named `assume`.")
 
 STALEMATE = _code(

@@ -72,12 +72,39 @@ def is_blocking(effects: Iterable[ast.AnyEffect]) -> bool:
 
 def in_block_cycles(scenario: Scenario, ability: Ability) -> bool:
     """Whether the uses of a blocking ability can be part of a block cycle across abilities
-    (its user blocks another's user who blocks him back, the two abilities unordered): a
+    (a ring of users of unordered abilities, each blocking the next, the last the first): a
     role's ability that blocks, not a card (one a phase), nor a team's option (one use a
     phase for the team), nor one that waits to act on a trigger."""
     return ability.actor is not None and ability.actor.kind == "role" and not ability.is_card \
         and "block" in verbs(ability.effects) and not any(t.timing == "immediately" for t in ability.triggers) \
         and not any(ability.key in team.options for team in scenario.teams)
+
+
+Use = tuple[str, int]  # (ability key, the user's seat): one use of a ring
+
+
+def block_rings(links: Iterable[tuple[Use, Use]]) -> list[tuple[Use, ...]]:
+    """The rings of a block graph: each link (u, v) says that u's block can resolve before v
+    and take v away (in some order the rules allow). A ring is a cycle of k >= 2 links through
+    uses of k different abilities by k different players, listed once, from the use of the
+    least ability key, in the direction of its blocks. Both implementations find their block
+    cycles with it (Resolver._block_cycles, encode.blocking.block_cycles): there are few
+    blocking abilities (a ring has at most as many uses), so every path is followed."""
+    after: dict[Use, list[Use]] = {}
+    for u, v in links:
+        if u[0] != v[0] and u[1] != v[1]:
+            after.setdefault(u, []).append(v)
+    rings = []
+
+    def extend(path: list[Use]) -> None:
+        for v in sorted(after.get(path[-1], ())):
+            if v == path[0] and len(path) >= 2:
+                rings.append(tuple(path))
+            elif v[0] > path[0][0] and all(v[0] != u[0] and v[1] != u[1] for u in path):
+                extend(path + [v])
+    for start in sorted(after):
+        extend([start])
+    return rings
 
 
 # ------------------------------------------------------------------ one walk over the tree

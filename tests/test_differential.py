@@ -25,6 +25,10 @@ CASES = {
     "mutual": (ROOT / "examples" / "broken" / "hostage_takers_block_each_other.mafia", 6),
     # two unordered blocking abilities whose users can block each other (a block cycle)
     "cycle": (ROOT / "examples" / "broken" / "jailer_and_beauty_block_each_other.mafia", 5),
+    # three unordered blocking abilities whose users block each other in a ring
+    "ring": (ROOT / "examples" / "broken" / "three_abilities_block_in_a_ring.mafia", 6),
+    # four blocking abilities on anyone, one order declared: rings of two, three and four
+    "rings": (ROOT / "tests" / "fixtures" / "parity" / "block_ring.mafia", 7),
 }
 SCENARIOS = {name: load(str(path)) for name, (path, _) in CASES.items()}
 

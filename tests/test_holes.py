@@ -28,9 +28,12 @@ GAMES = [
     ("rowless", "query q { night 1 { shot on citizen@1  omen on warden }  day 1 { vote citizen@2 }"
                 "  night 2 { shot on citizen@3  tally on doc  hush on boss } }"),
     ("unsettled", "query q { night 1 { guard_shot on boss } }"),
+    # a ring of three blocks (Charm → Hex → Jail → Charm), then two who block each other
+    ("block_ring", "query q { night 1 { jail on beauty  charm on witch  hex on jailer }"
+                   "  day 1 { vote none }  night 2 { jail on beauty  charm on jailer } }"),
 ]
 SHARED = {holes.UNSPECIFIED, holes.NO_ROW, holes.NO_QUORUM, holes.TIE, holes.LEADERLESS, holes.OPEN_LIMIT,
-          holes.OPEN_WIN, holes.READINGS, holes.UNSETTLED}
+          holes.OPEN_WIN, holes.READINGS, holes.UNSETTLED, holes.BLOCK_CYCLE}
 
 
 def played_holes(scenario, text: str):
@@ -49,9 +52,10 @@ def played_holes(scenario, text: str):
 
 
 def encoded_holes(scenario, state, phase) -> set:
-    """Every hole the encoding can report in this phase, from this state."""
+    """Every hole the encoding can report in this phase, from this state (MC203's, and the
+    block cycles MC208 reports)."""
     game = Game(scenario, tuple(state.roles), 1, start=state, first_phase=phase.index, symmetry=False)
-    return {hole for pv in game.vars for _, hole in pv.undefined}
+    return {hole for pv in game.vars for _, hole in pv.undefined + pv.cycles}
 
 
 def test_each_hole_the_interpreter_shows_is_one_the_encoding_reports_word_for_word():

@@ -236,7 +236,7 @@ def test_a_block_cycle_across_abilities_is_the_two_readings_and_a_hole_for_both(
     bound = bind(sc, text)
     phase, uses = bound.phases[0]
     game = Game(sc, tuple(bound.state.roles), 1, start=bound.state, first_phase=phase.index, symmetry=False)
-    assert [(a.key, b.key, x, y) for _, a, b, x, y in game.vars[0].cycles] == [("charm", "jail", 2, 1)]
+    assert [(holes.ring_abilities(h), h.seats) for _, h in game.vars[0].cycles] == [(("charm", "jail"), (2, 1))]
     assert agree_along(sc, text) == []
 
 
@@ -343,3 +343,98 @@ def test_a_win_declared_by_a_blocking_step_for_both():
     raced = "query q { night 1 { seer_jail on boss  jail on seer } }"
     assert sorted(str(o.winner) for o in interpret(sc, raced).outcomes) == ["None", "town"]
     assert agree_along(sc, raced) == []
+
+
+# ------------------------------------------------------------------ rings of blocks (k >= 2)
+
+RING = ROOT / "examples" / "broken" / "three_abilities_block_in_a_ring.mafia"
+
+
+def ring_holes(answer) -> set:
+    return {(holes.ring_abilities(h), h.seats) for o in answer.outcomes for h in o.reports[-1].holes
+            if h.kind == holes.BLOCK_CYCLE}
+
+
+def taking_effect(answer, ring) -> set:
+    """The readings: which of the ring's uses (ability, user) take effect, outcome by outcome."""
+    return {frozenset(u for u in ring if u not in o.reports[-1].blocked_uses) for o in answer.outcomes}
+
+
+def test_three_unordered_blocks_in_a_ring_are_three_readings_and_one_hole_for_both():
+    # Jail → Charm → Hex → Jail, no order declared: whichever resolves first takes effect
+    # and stops the next; the one after a stopped block takes effect as well. Three
+    # readings (each use stopped once), one hole naming the ring from its least key.
+    sc = load(str(RING))
+    text = "query q { night 1 { shot on citizen@1  jail on beauty  charm on witch  hex on jailer } }"
+    answer = interpret(sc, text)
+    ring = [("charm", 2), ("hex", 3), ("jail", 1)]
+    assert ring_holes(answer) == {(("charm", "hex", "jail"), (2, 3, 1))}
+    assert taking_effect(answer, ring) == {frozenset(ring) - {u} for u in ring}
+    assert all(len(o.reports[-1].holes) == 1 for o in answer.outcomes)
+    bound = bind(sc, text)
+    phase, uses = bound.phases[0]
+    game = Game(sc, tuple(bound.state.roles), 1, start=bound.state, first_phase=phase.index, symmetry=False)
+    # The encoding lists every ring some choices could form (with the condition that they do,
+    # which the compare holds to the interpreter's hole); this one is among them, word for word.
+    (hole,) = answer.outcomes[0].reports[-1].holes
+    assert [h.message for _, h in game.vars[0].cycles if h == hole] == [hole.message]
+    assert agree_along(sc, text) == []
+    # Two of the three: a chain, not a ring (one reading a player outside it sees no
+    # difference in): no hole.
+    chain = "query q { night 1 { shot on citizen@1  jail on beauty  charm on witch } }"
+    assert not ring_holes(interpret(sc, chain)) and agree_along(sc, chain) == []
+
+
+def test_a_ring_of_four_with_a_declared_order_has_the_readings_its_orders_allow_for_both():
+    # Jail → Charm → Hex → Hush → Jail with Hush before Jail: each block can still be the one
+    # that takes effect first over the next, so the ring is a cycle; of the six readings with
+    # no order (a stopped use, or two not adjacent), the order leaves four: it cannot stop
+    # Charm alone or Hex alone (either needs Jail before Hush).
+    sc = probe("block_ring")
+    text = "query q { night 1 { shot on citizen@1  jail on beauty  charm on witch  hex on nun  hush on jailer } }"
+    answer = interpret(sc, text)
+    ring = [("charm", 2), ("hex", 3), ("hush", 4), ("jail", 1)]
+    assert ring_holes(answer) == {(("charm", "hex", "hush", "jail"), (2, 3, 4, 1))}
+    stopped = {frozenset(ring) - r for r in taking_effect(answer, ring)}
+    J, C, H, N = ("jail", 1), ("charm", 2), ("hex", 3), ("hush", 4)
+    assert stopped == {frozenset(s) for s in ({J}, {N}, {J, H}, {C, N})}
+    assert agree_along(sc, text) == []
+
+
+def test_a_declared_order_that_leaves_a_block_of_the_ring_never_first_breaks_it_for_both():
+    # Hush → Jail → Charm → Hush with Hush before Jail: Jail could stop Charm only by
+    # resolving before it with Hush stopped, which needs Charm before Hush, so before Jail.
+    # No cycle: the orders still disagree (ambiguous-order's, not ambiguous-resolution's).
+    sc = probe("block_ring")
+    text = "query q { night 1 { shot on citizen@1  hush on jailer  jail on beauty  charm on nun } }"
+    answer = interpret(sc, text)
+    assert not ring_holes(answer) and len(answer.outcomes) == 2
+    assert agree_along(sc, text) == []
+
+
+def test_the_ring_example_is_ambiguous_resolution_with_every_reading_and_no_ambiguous_order():
+    result = check_file(str(RING), select=("ambiguous-order", "ambiguous-resolution"))
+    assert [f.code for f in result.findings] == ["MC208"], [(f.code, f.message) for f in result.findings]
+    message = result.findings[0].message
+    assert "3 consistent readings" in message
+    for reading in ("Charm by @3 (Beauty) and Hex by @4 (Witch) take effect",
+                    "Charm by @3 (Beauty) and Jail by @2 (Jailer) take effect",
+                    "Hex by @4 (Witch) and Jail by @2 (Jailer) take effect"):
+        assert reading in message, message
+
+
+def test_a_ring_of_four_with_no_order_has_six_readings_for_both(tmp_path):
+    # The same ring with the order struck out: every set of stopped uses with none next to
+    # another, and at least one (L(4) - 1 = 6), as the reference says.
+    spec = tmp_path / "free_ring.mafia"
+    spec.write_text((PARITY / "block_ring.mafia").read_text(encoding="utf-8").replace("resolve hush before jail", ""),
+                    encoding="utf-8")
+    sc = load(str(spec))
+    text = "query q { night 1 { shot on citizen@1  jail on beauty  charm on witch  hex on nun  hush on jailer } }"
+    answer = interpret(sc, text)
+    ring = [("charm", 2), ("hex", 3), ("hush", 4), ("jail", 1)]
+    J, C, H, N = ("jail", 1), ("charm", 2), ("hex", 3), ("hush", 4)
+    assert {frozenset(ring) - r for r in taking_effect(answer, ring)} == \
+        {frozenset(s) for s in ({J}, {C}, {H}, {N}, {J, H}, {C, N})}
+    assert ring_holes(answer) == {(("charm", "hex", "hush", "jail"), (2, 3, 4, 1))}
+    assert agree_along(sc, text) == []

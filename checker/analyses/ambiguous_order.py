@@ -7,10 +7,11 @@ players (or cancel different uses), and the difference touches a player who acts
 (or the use cancelled). The interpreter then replays
 that phase in every order; only a replay with two distinct outcomes is reported, both shown.
 
-Two players whose blocks of two unordered abilities block each other (a block cycle) are
-`ambiguous-resolution`'s: the orders then differ by which of the two blocks takes effect,
-reported there with both readings. So a player of a cycle (pv.cycles) is set aside here
-where the cycle holds; an order that blocks any other player differently is still found.
+Players whose blocks of unordered abilities form a ring (a block cycle: two who block each
+other, or more, each blocking the next) are `ambiguous-resolution`'s: the orders then differ
+by which of the ring's blocks take effect, reported there with every reading. So a player of
+a cycle (pv.cycles) is set aside here where the cycle holds; an order that blocks any other
+player differently is still found.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def _differences(game: Prefix, pv: PhaseVars) -> list:
     reports it)."""
     diff = []
     F = z3.BoolVal(False, game.ctx)
-    in_cycle = [z3.Or([F] + [c for c, _, _, x, y in pv.cycles if s in (x, y)]) for s in range(game.n)]
+    in_cycle = [z3.Or([F] + [c for c, hole in pv.cycles if s in hole.seats]) for s in range(game.n)]
     for i, j in itertools.combinations(range(len(pv.perm_blocked)), 2):
         for s in range(game.n):
             acts = [u.used for u in pv.uses if u.key == s]

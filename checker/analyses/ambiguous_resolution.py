@@ -10,14 +10,17 @@ where the readings are several or none. The first such phase after a game the ru
 is the finding; its witness is replayed through the interpreter, which shows every reading
 as an outcome.
 
-Uses of two blocking abilities the spec leaves unordered can block each other too (a cycle
-of blocks across abilities: the Jailer jails the Beauty who charms him). Each order lets the
-block that resolves first take effect and stop the other, so the orders give exactly the
-two readings; the rules do not say which holds. Such a cycle is reported here, naming both
-abilities and both players, and not as an `ambiguous-order` (which sets the cycle's players
-aside); a declared order (`resolve`, `wake`) breaks it. It is found the same way, from the
-encoding's pv.cycles (blocking.block_cycles), and confirmed by the interpreter's block-cycle
-hole for the two abilities (Resolver._block_cycles).
+Uses of blocking abilities the spec leaves unordered can block each other too, in a ring (a
+cycle of blocks across abilities: the Jailer jails the Beauty who charms him; or the Jailer
+jails the Beauty, who charms the Witch, who hexes the Jailer). Each order lets the block
+that resolves first take effect and stop the next use; the orders give the consistent
+readings (which of the ring's uses take effect: docs/language.md, "Block cycles"), and the
+rules do not say which holds. Such a cycle is reported here, naming its abilities and
+players and listing every reading the replay shows, and not as an `ambiguous-order` (which
+sets the cycle's players aside); a declared order (`resolve`, `wake`) breaks it where it
+leaves some use of the ring unable to stop the next. It is found the same way, from the
+encoding's pv.cycles (blocking.block_cycles), one search per ring of abilities, and
+confirmed by the interpreter's block-cycle hole for that ring (Resolver._block_cycles).
 """
 
 from __future__ import annotations
@@ -55,28 +58,32 @@ def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
                 found = _first(enc, a, kind)
                 if found is not None:
                     out.append(found)
-        cyclers = [a for a in scenario.abilities if in_block_cycles(scenario, a)]
-        for i, a in enumerate(sorted(cyclers, key=lambda a: a.key)):
-            for b in sorted(cyclers, key=lambda a: a.key)[i + 1:]:
-                found = _first_cycle(enc, a, b)
-                if found is not None:
-                    out.append(found)
+        if sum(in_block_cycles(scenario, a) for a in scenario.abilities) < 2:
+            continue  # no two abilities a ring could go through
+        deepest = game_of(enc.deepest())
+        for ring in sorted({holes.ring_abilities(h) for pv in deepest.vars for _, h in pv.cycles}):
+            found = _first_cycle(enc, tuple(scenario.ability_by_key[k] for k in ring))
+            if found is not None:
+                out.append(found)
     return out
 
 
-def _first_cycle(enc: Encoded, a: Ability, b: Ability) -> Finding | None:
-    """The first reachable phase where users of a and b (unordered) block each other."""
+def _first_cycle(enc: Encoded, ring: tuple[Ability, ...]) -> Finding | None:
+    """The first reachable phase where users of the ring's abilities (unordered) block each
+    other in that ring (in its order, each the next one's user)."""
+    keys = tuple(a.key for a in ring)
+    shown = _listed([a.display for a in ring])
+
     def cycle_at(e: Encoded, t: int) -> list:
-        return [c for c, x, y, _, _ in game_of(e).vars[t].cycles if (x.key, y.key) == (a.key, b.key)]
-    seen = _witnessed(enc, a, cycle_at, lambda w: _cycle_holes(w.answer.outcomes if w.answer else [], a, b),
-                      f"{a.display} and {b.display} block each other",
-                      lambda phase: f"users of {a.display} and {b.display} that block each other on {phase}",
-                      f"whether users of {a.display} and {b.display} can block each other")
+        return [c for c, h in game_of(e).vars[t].cycles if holes.ring_abilities(h) == keys]
+    seen = _witnessed(enc, ring[0], cycle_at, lambda w: _cycle_holes(w.answer.outcomes if w.answer else [], keys),
+                      f"{shown} block each other",
+                      lambda phase: f"users of {shown} that block each other on {phase}",
+                      f"whether users of {shown} can block each other")
     if not isinstance(seen, _Seen):
         return seen
-    pair = seen.holes[0].seats
-    assert pair is not None  # a block-cycle hole names its two players
-    return _cycle_finding(seen.enc.sc, game_of(seen.enc).seats, a, b, pair, seen.w, seen.phase, seen.where)
+    return _cycle_finding(seen.enc.sc, game_of(seen.enc).seats, ring, seen.holes[0].seats, seen.w, seen.phase,
+                          seen.where)
 
 
 @dataclass(frozen=True)
@@ -115,41 +122,61 @@ def _witnessed(enc: Encoded, a: Ability, conditions_at: Callable[[Encoded, int],
     return _Seen(at, w, phase, found.where, seen)
 
 
-def _cycle_finding(scenario: Scenario, seats: tuple[str, ...], a: Ability, b: Ability, pair: tuple[int, int],
+def _cycle_finding(scenario: Scenario, seats: tuple[str, ...], ring: tuple[Ability, ...], users: tuple[int, ...],
                    w: Witness, phase: Phase, where: str) -> Finding:
     c = registry.CODES[registry.AMBIGUOUS_RESOLUTION]
     answer = replayed(w)
     names = Names(scenario, seats)
-    x, y = pair
     data = evidence(w, scenario, seats)
+    uses = [(a.key, x) for a, x in zip(ring, users)]
+
+    def said(taking: tuple) -> str:
+        if not taking:
+            return "none of them takes effect"
+        return _listed([f"{a.display} by {names.seat(x)}" for a, x in zip(ring, users) if (a.key, x) in taking]) \
+            + (" takes effect" if len(taking) == 1 else " take effect")
+    # A reading: the ring's uses that take effect (no block took them away), outcome by outcome.
+    readings = [tuple(u for u in uses if u not in o.reports[-1].blocked_uses) for o in answer.outcomes]
+    distinct = list(dict.fromkeys(readings))  # numbered as the outcomes first show them
 
     def heading(i: int, names: Names, last: Report) -> list[str]:
-        held = [f"{a.display} by {names.seat(x)} takes effect"] if y in last.blocked and x not in last.blocked \
-            else [f"{b.display} by {names.seat(y)} takes effect"] if x in last.blocked and y not in last.blocked \
-            else []
         order = " → ".join(names.step(s) for s in last.order if s != "deaths")
-        return [f"reading {i}: " + "; ".join(held + [f"order: {order}"])]
+        return [f"reading {distinct.index(readings[i - 1]) + 1}: {said(readings[i - 1])}; order: {order}"]
     data["outcomes"] = last_phase_outcomes(scenario, seats, answer.outcomes, heading)
-    ids = tuple(dict.fromkeys(r.id for ab in (a, b) for r in ab.clause_cites + ab.cites))
+    ids = tuple(dict.fromkeys(r.id for ab in ring for r in ab.clause_cites + ab.cites))
     ids += tuple(r.id for d in scenario.wakes for r in d.cites if r.id not in ids)
-    roles = [r.key for ab in (a, b) if ab.actor is not None
+    roles = [r.key for ab in ring if ab.actor is not None
              for r in (ab.actor.roles or (ab.actor.name,)) if r is not None]
+    who = _listed([f"{a.display} by {names.seat(x)}" for a, x in zip(ring, users)])
+    how = "each other" if len(ring) == 2 else \
+        "each other in a ring (each blocks the next one's user, the last the first's)"
+    rule = "whichever block resolves first takes effect and stops the other" if len(ring) == 2 else \
+        "whichever block resolves first takes effect and stops the next; a stopped block blocks nobody"
+    which = "which block takes effect" if len(ring) == 2 else "which blocks take effect"
+    # Of more than two, some may be ordered (`resolve`), just not enough to break the ring.
+    unordered = f"with no declared order between {_listed([a.display for a in ring])}" if len(ring) == 2 else \
+        f"with no declared order among {_listed([a.display for a in ring])} that breaks the ring"
     return Finding(c.code, c.kind, c.severity,
-                   f"{a.display} by {names.seat(x)} and {b.display} by {names.seat(y)} block each other on "
-                   f"a reachable {phase}, with no declared order between {a.display} and {b.display}: "
-                   f"{len(answer.outcomes)} consistent outcomes (whichever block resolves first takes "
-                   f"effect and stops the other); the rules do not say which block takes effect ({where})",
-                   a.name_span or a.span,
-                   (Related(b.display, b.name_span or b.span),)
+                   f"{who} block {how} on a reachable {phase}, {unordered}: {len(distinct)} consistent "
+                   f"readings ({rule}): "
+                   + "; ".join(f"{i}. {said(r)}" for i, r in enumerate(distinct, 1))
+                   + f"; {len(answer.outcomes)} consistent outcomes; the rules do not say {which} ({where})",
+                   ring[0].name_span or ring[0].span,
+                   tuple(Related(b.display, b.name_span or b.span) for b in ring[1:])
                    + tuple(Related(f"{scenario.role_by_key[r].display}", scenario.role_by_key[r].span)
                            for r in dict.fromkeys(roles) if r in set(seats)),
                    ids, data)
 
 
-def _cycle_holes(outcomes: list[Outcome], a: Ability, b: Ability) -> list[Hole]:
-    """The block-cycle holes of `a` and `b` in the last phase of the outcomes."""
+def _listed(items: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+def _cycle_holes(outcomes: list[Outcome], keys: tuple[str, ...]) -> list[Hole]:
+    """The block-cycle holes of the ring of abilities `keys` in the last phase of the outcomes."""
     return [h for o in outcomes for h in o.reports[-1].holes
-            if h.kind == holes.BLOCK_CYCLE and (h.source, h.other) == (a.key, b.key)]
+            if h.kind == holes.BLOCK_CYCLE and holes.ring_abilities(h) == keys]
 
 
 def _first(enc: Encoded, a: Ability, kind: str) -> Finding | None:

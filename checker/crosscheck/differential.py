@@ -33,6 +33,7 @@ from .witness import model_of
 
 if TYPE_CHECKING:
     from ..encode.phase_vars import PhaseVars
+    from ..holes import Hole
     from ..interpreter.legal import Problem
     from ..interpreter.resolution import Report
     from ..model import Ability
@@ -236,22 +237,25 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
 
 def _cycles_differ(solver: z3.Solver, pv: PhaseVars, results: list[tuple[State, Report]]) -> str:
     """The block cycles of the phase (blocking.block_cycles, Resolver._block_cycles): the
-    encoding's condition must hold exactly for the cycles the interpreter's hole names."""
-    said = {(h.source, h.other, h.seats) for _, report in results for h in report.holes
-            if h.kind == holes.BLOCK_CYCLE}
+    encoding's condition must hold exactly for the cycles the interpreter's hole names (its
+    abilities and players, in ring order)."""
+    def key(h: Hole) -> tuple:
+        return holes.ring_abilities(h), h.seats
+
+    def shown(k: tuple) -> str:
+        return " → ".join(f"{a} by @{x + 1}" for a, x in zip(*k))
+    said = {key(h) for _, report in results for h in report.holes if h.kind == holes.BLOCK_CYCLE}
     encoded = set()
-    for cond, a, b, x, y in pv.cycles:
-        key = (a.key, b.key, (x, y))
-        encoded.add(key)
-        r = ask(solver, z3.Not(cond) if key in said else cond)
+    for cond, hole in pv.cycles:
+        k = key(hole)
+        encoded.add(k)
+        r = ask(solver, z3.Not(cond) if k in said else cond)
         if r.status == "sat":
-            return (f"the block cycle of {a.key} by @{x + 1} and {b.key} by @{y + 1}: the interpreter "
-                    f"{'reports' if key in said else 'does not report'} it, the encoding "
-                    f"{'need not have' if key in said else 'can have'} it")
+            return (f"the block cycle {shown(k)}: the interpreter {'reports' if k in said else 'does not report'}"
+                    f" it, the encoding {'need not have' if k in said else 'can have'} it")
     missing = sorted(said - encoded)
     if missing:
-        a, b, (x, y) = missing[0]
-        return f"the block cycle of {a} by @{x + 1} and {b} by @{y + 1}: the interpreter reports it, the encoding cannot"
+        return f"the block cycle {shown(missing[0])}: the interpreter reports it, the encoding cannot"
     return ""
 
 
@@ -530,7 +534,7 @@ CONSTRUCTS = (
        "trigger next phase (recorded)", "trigger next phase (played)",
        "card played at night", "card played after the vote",
        "team with leader", "team leader left, then any", "team without leader",
-       "block then targeted", "conversion",
+       "block then targeted", "block cycle of two", "block cycle of three or more", "conversion",
        "rule for", "rule unless", "rule overrides", "rule at", "rule acts in a later round",
        "delayed block or cancel falls due", "win declared by a blocking step",
        "vote exit", "vote none", "vote quorum", "vote weight",
@@ -702,6 +706,9 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
             elif team.leader_fallback and team_decider(scenario, state, team)[0] is not None:
                 out.add("team leader left, then any")
     for rep in reports:
+        for h in rep.holes:
+            if h.kind == holes.BLOCK_CYCLE:
+                out.add("block cycle of two" if len(h.seats) == 2 else "block cycle of three or more")
         if rep.due_next:
             out.add("trigger next phase (recorded)")
         if rep.winner:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import z3
 
 from .. import ast, holes
-from ..vocabulary import flat, in_block_cycles, is_blocking
+from ..vocabulary import block_rings, flat, in_block_cycles, is_blocking
 from .passes import Pass
 from .phase_vars import NONE
 from .rule_pass import settle
@@ -151,31 +151,29 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
 
 
 def block_cycles(p: Pass, perms: list, by_ability: dict, marks: list) -> None:
-    """Users of two blocking abilities the spec leaves unordered who block each other, as
-    Resolver._block_cycles finds them: x's use of A and y's use of B form a cycle when, in
-    some order with A first, x's block takes and y's use of B is taken away by a block, and
-    in some order with B first, y's takes and x's use of A is taken away. Each order is one
-    reading (the block that takes effect): recorded per phase in pv.cycles as (condition,
-    A, B, x, y), for `ambiguous-resolution` (and set aside by `ambiguous-order`)."""
+    """Users of k >= 2 blocking abilities the spec leaves unordered whose blocks form a ring,
+    as Resolver._block_cycles finds them: x's use of A links to y's use of B when, in some
+    order with A before B, x's block takes and y's use of B is taken away by a block; a ring
+    of such links (vocabulary.block_rings) through k abilities and k players is a cycle. The
+    orders give its readings (which of its uses take effect): recorded per phase in pv.cycles
+    as (condition, the hole), for `ambiguous-resolution` (and set aside by `ambiguous-order`).
+    Only terms: nothing is added to the game, so a spec pays for them only where asked."""
     game, pv = p.game, p.pv
     F = game.B(False)
     steps = sorted(a for a in by_ability if in_block_cycles(game.sc, game.sc.ability_by_key[a]))
-    for a, b in itertools.combinations(steps, 2):
-        first_a = [i for i, q in enumerate(perms) if q.index(a) < q.index(b)]
-        first_b = [i for i, q in enumerate(perms) if q.index(b) < q.index(a)]
-        if not first_a or not first_b:
-            continue
-        xs = sorted({u.key for u in by_ability[a] if u.key != -1 and isinstance(u.actor, int)})
-        ys = sorted({u.key for u in by_ability[b] if u.key != -1 and isinstance(u.actor, int)})
-        for x, y in itertools.product(xs, ys):
-            if x == y:
-                continue
-            one = Or([F] + [And(marks[i][0].get((a, x, y), F), marks[i][1].get((b, y), F)) for i in first_a])
-            other = Or([F] + [And(marks[i][0].get((b, y, x), F), marks[i][1].get((a, x), F)) for i in first_b])
-            if truth(one) is False or truth(other) is False:
-                continue
-            pv.cycles.append((And(pv.active, one, other), game.sc.ability_by_key[a],
-                              game.sc.ability_by_key[b], x, y))
+    users = {a: sorted({u.key for u in by_ability[a] if u.key != -1 and isinstance(u.actor, int)}) for a in steps}
+    links: dict = {}
+    for a, b in itertools.permutations(steps, 2):
+        first = [i for i, q in enumerate(perms) if q.index(a) < q.index(b)]
+        for x, y in itertools.product(users[a], users[b]):
+            link = Or([F] + [And(marks[i][0].get((a, x, y), F), marks[i][1].get((b, y), F)) for i in first])
+            if x != y and truth(link) is not False:
+                links[((a, x), (b, y))] = link
+    for ring in block_rings(links):
+        hole = holes.block_cycle([(a, game.sc.ability_by_key[a].display, x,
+                                   game.sc.role_by_key[game.seats[x]].display) for a, x in ring])
+        pv.cycles.append((And([pv.active] + [links[(u, ring[(i + 1) % len(ring)])] for i, u in enumerate(ring)]),
+                          hole))
 
 
 def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order, cancelled: dict) -> None:

@@ -64,8 +64,8 @@ class PhaseVars:
     # Uses of one blocking ability that block each other: (condition, ability, how many
     # consistent readings: "none" or "several"), for `ambiguous-resolution`
     mutual: list = field(default_factory=list)
-    # Users of two unordered blocking abilities who block each other: (condition, ability A,
-    # ability B, A's user, B's user), for `ambiguous-resolution` (blocking.block_cycles)
+    # Users of unordered blocking abilities whose blocks form a ring: (condition, the
+    # block-cycle hole, naming them), for `ambiguous-resolution` (blocking.block_cycles)
     cycles: list = field(default_factory=list)
     crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
     checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)

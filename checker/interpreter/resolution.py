@@ -41,7 +41,7 @@ from ..model import Ability, Scenario
 from ..narrow import effect_name, present
 from ..phases import Phase, rule_applies_at
 from ..rule_rounds import max_rounds
-from ..vocabulary import SHIELDS, STATE_WRITES, flat, in_block_cycles, is_blocking, verbs
+from ..vocabulary import SHIELDS, STATE_WRITES, block_rings, flat, in_block_cycles, is_blocking, verbs
 from .bind import BoundUse
 from .legal import actor_roles, pending_for, seat_name
 
@@ -247,27 +247,27 @@ class Resolver:
         return outcomes
 
     def _block_cycles(self, after_blocks: list[Scratch]) -> list[Hole]:
-        """Users of two blocking abilities A and B the spec leaves unordered who block each
-        other: in an order with A first, x's use of A blocks y and y's use of B is taken away
-        by a block; in one with B first, y's blocks x and x's is taken away. Each order gives
-        one of the two readings (the block that takes effect); the hole marks every outcome of
-        the phase (encode.blocking.block_cycles asks the same of the encoding)."""
+        """Users of k >= 2 blocking abilities the spec leaves unordered whose blocks form a
+        ring (vocabulary.block_rings): x's use of A links to y's use of B when, in some order
+        with A before B, x's block took and y's use of B was taken away by a block; a ring of
+        such links through k abilities and k players is a block cycle. The orders give its
+        readings (which of its uses take effect); the hole marks every outcome of the phase
+        (encode.blocking.block_cycles asks the same of the encoding)."""
         eligible = {a.key for a in self.sc.abilities if in_block_cycles(self.sc, a)}
-        halves = set()  # (A, x, B, y): an order with A before B where x's A took y's B away
+        links = set()  # ((A, x), (B, y)): an order with A before B where x's A took y's B away
         for sc in after_blocks:
             order = sc.report.order
             for a, x, y in sc.hits:
                 for b, seat in sc.report.blocked_uses:
                     if seat == y != x and a != b and a in eligible and b in eligible and \
                             order.index(a) < order.index(b):
-                        halves.add((a, x, b, y))
+                        links.add(((a, x), (b, y)))
+        st = after_blocks[0].state if after_blocks else None
         out = []
-        for a, x, b, y in sorted(halves):
-            if a < b and (b, y, a, x) in halves:
-                A, B = self.abilities[a], self.abilities[b]
-                st = after_blocks[0].state
-                out.append(holes.block_cycle(A.display, seat_name(self.sc, st, x), B.display,
-                                             seat_name(self.sc, st, y), a, b, (x, y)))
+        for ring in block_rings(links):
+            assert st is not None
+            out.append(holes.block_cycle([(a, self.abilities[a].display, x, self.sc.role_by_key[
+                st.dealt[x] if st.dealt else st.roles[x]].display) for a, x in ring]))
         return out
 
     def _acting_order(self, steps: list[str]) -> list[str]:
