@@ -85,6 +85,8 @@ class Game:
         self.counter_names = sorted({c.key for r in scenario.roles for c in r.counters})
         all_phases = sequence(scenario, state0, first_phase + length)
         self.phases = all_phases[first_phase:first_phase + length]
+        # Per kind, the number of the last phase of that kind before the game's first (0: none).
+        self.numbered_before = {ph.kind: ph.number for ph in all_phases[:first_phase]}
         self.first_phase = first_phase
         self._check_supported()
         # Per seat, the roles it can ever hold (encode/roles.py); until known, any role.
@@ -269,6 +271,16 @@ class Game:
                         st["pending"][(a.key, s, kind)] = self.bool(f"{p}pend_{a.key}_{s}_{kind}")
         return st
 
+    def start_last(self, state: State, key: tuple, kind: str) -> frozenset:
+        """The seats `limit no repeat` keeps the game's first phase of `kind` from choosing:
+        those the state's last use of the ability (`key`) named, if it was made in the phase
+        of that kind just before (as legal.previous_index); a use in an earlier one forbids
+        nothing."""
+        last = state.last_targets.get(key)
+        if not last or last[0] != (kind, self.numbered_before.get(kind, 0)):
+            return frozenset()
+        return frozenset(last[1])
+
     def _init(self, st: dict, state0: State) -> None:
         ids = self.ids
         for s in range(self.n):
@@ -308,9 +320,9 @@ class Game:
         for (s, c), var in st["counter_given"].items():
             self.add(var == (c in state0.counters[s]))
         for (a, k, kind), seats in st["last"].items():
+            named = self.start_last(state0, (a, k), kind)
             for s in range(self.n):
-                self.add(Not(seats[s]) if not state0.last_targets.get((a, k)) else
-                         seats[s] == (state0.last_targets[(a, k)][0][0] == kind and s in state0.last_targets[(a, k)][1]))
+                self.add(seats[s] == (s in named))
         for (a, s, kind), var in st["pending"].items():
             self.add(var == ((a, s, kind) in state0.pending))
         self.add(st["winner"] == NONE)
