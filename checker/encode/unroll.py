@@ -28,8 +28,8 @@ from .blocking import MAX_READERS, blocking_stage
 from .commit import commit
 from .deaths import deaths
 from .delayed import count_down, fall_due, owner_key
-from .passes import Intents, Pass
-from .phase_vars import NONE, PhaseVars, Use, team_use
+from .passes import Intents, Pass, acted_events
+from .phase_vars import NONE, PhaseVars, Use
 from .ranges import Ranges
 from .vote import vote_causes
 from .roles import possible_roles
@@ -535,10 +535,8 @@ class Game:
         intents = Intents(defenses=list(S.get("__defenses", ())) if tag.endswith("2") else [])
         p = Pass(self, t, tag, pv, S, Events(self.ctx), intents)
         for u in uses:  # `acted(p, A)`: a choice made this phase, taken effect or not
-            if u.actor is not None:
-                for s in range(self.n):  # a team's use counts for every player
-                    p.event(("acted", s, u.ability.key),
-                            And(u.acts, Eq(u.actor, s, self.ctx) if not team_use(u) else self.B(True)))
+            for key, cond in acted_events(p, u):
+                p.event(key, cond)
         fall_due(p, due)
         if vote is not None:
             vote_causes(p, vote)  # its cause is there before any step, as in the interpreter
