@@ -5,8 +5,12 @@ run (as the interpreter's Resolver.run_step records it); the rules after the dea
 `attacked_by` of an attack falling due. Each probe is played both ways: with the event and
 without it."""
 
+import pytest
+
 from playing import every_phase_agrees
 from strategies import load_text
+from mafiacheck.encode.terms import Unsupported
+from mafiacheck.encode.unroll import Game
 
 HEAD = """scenario probe "Probe" { prefix PR }
 side town "Town" town
@@ -82,3 +86,35 @@ def test_a_rule_that_blocks_without_acted():
     answer = every_phase_agrees(SPENT, "query q { night 1 { tag on citizen@1 } }")
     assert cancelled(answer) == []
     assert answer.outcomes[0].state.memories["marked"] == frozenset({2})
+
+
+TRACED = """composition 4 { boss, citizen * 3 }
+""" + POISON + """rule traced for p, q: if attacked_by(p, q) then mark in marked on q
+"""
+
+
+def test_an_attack_falling_due_is_its_users():
+    # Night 2: the poison falls due on citizen@1, an attack by the Boss: the rule marks him.
+    # (The encoding's attack falling due had no `attacked_by`: nobody was marked.)
+    answer = every_phase_agrees(scenario(TRACED), "query q { night 1 { poison on citizen@1 }  night 2 { } }")
+    assert exits(answer) == [(1, "hit")]
+    assert answer.outcomes[0].state.memories["marked"] == frozenset({0})
+
+
+def test_no_attack_falls_due():
+    answer = every_phase_agrees(scenario(TRACED), "query q { night 1 { }  night 2 { } }")
+    assert exits(answer) == []
+    assert not answer.outcomes[0].state.memories["marked"]
+
+
+def test_a_teams_attack_falling_due_read_by_attacked_by_is_refused():
+    # A delay keeps its target, not the member who made the team's use: the encoding cannot
+    # say whose attack it is, and says so rather than answer `attacked_by` wrongly.
+    team = TRACED.replace(POISON, """team mafia { members side mafia }
+ability poison "Poison" { by team mafia  at night  target where target.alive  effect after 1 night: kill hit }
+""")
+    sc = scenario(team)
+    with pytest.raises(Unsupported, match="attacked_by"):
+        Game(sc, sc.compositions[0].seats(), 2)
+    sc = scenario(team.replace("rule traced for p, q: if attacked_by(p, q) then", "rule traced for q: if kill(q, hit) then"))
+    Game(sc, sc.compositions[0].seats(), 2)

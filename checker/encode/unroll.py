@@ -17,6 +17,7 @@ from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
+    calls,
     decides_exits,
     flat,
     is_blocking,
@@ -211,6 +212,14 @@ class Game:
             for e in _walk_effects(rule.then):
                 if isinstance(e, ast.AfterEffect) and (decides_exits(rule.then) or is_blocking(rule.then)):
                     raise Unsupported("delayed effects in rules that decide exits or block", rule.span)
+        if any(calls((r.cond, r.unless, r.then), "attacked_by") for r in sc.rules) or \
+                any(calls((a.target_filter, a.conditions, a.effects), "attacked_by") for a in sc.abilities):
+            for a in sc.abilities:
+                if a.actor is not None and a.actor.kind == "team" and any(
+                        isinstance(e, ast.AfterEffect) and any(x.verb == "kill" for x in flat(e.body))
+                        for e in _walk_effects(a.effects)):
+                    # A delay keeps its target, not which member made the team's use.
+                    raise Unsupported("`attacked_by` of a team's delayed attack", a.span)
         if sc.phases is None:
             raise Unsupported("a scenario without `phases`", sc.span)
 
