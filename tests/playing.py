@@ -25,3 +25,18 @@ def agreed(scenario, body: str):
     verdict = compare(scenario, bound.state, phase, uses)
     assert verdict.agree, verdict.detail
     return bound, Player(scenario).answer(bound)
+
+
+def every_phase_agrees(scenario, text: str):
+    """The one query of `text` played phase by phase through the interpreter, the encoding
+    held to each phase (from the interpreter's state before it); the interpreter's answer."""
+    bound = bind(scenario, text)
+    state = bound.state
+    for phase, uses in bound.phases:
+        verdict = compare(scenario, state, phase, uses)
+        assert verdict.agree, f"{phase}: {verdict.detail}"
+        results, _ = Player(scenario).play(state, phase, uses)
+        if not results:
+            break
+        state = results[-1][0]
+    return Player(scenario).answer(bound)

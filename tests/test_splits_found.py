@@ -5,6 +5,7 @@ splits not fixed yet (flip one with its fix)."""
 
 from mafiacheck.crosscheck.differential import compare
 from mafiacheck.interpreter.bind import Binder
+from mafiacheck.queries import answer_all
 from mafiacheck.query_text import load_queries
 
 from strategies import load_text
@@ -173,3 +174,40 @@ day { vote majority }
 win town when alive(mafia) == 0
 """, "query q { night 1 { brand on citizen  guess on citizen } }")
     # Interpreter: tally 3 (both apply). Encoding: tally 2 (the last write, from the old value).
+
+
+NO_REPEAT = """kind shot "Shot"
+role doc "Doc" { side town }
+composition 4 { boss, doc, citizen * 2 }
+phases { cycle night  wins checked after night }
+win town when alive(mafia) == 0
+"""
+
+
+def test_no_repeat_after_a_night_without_the_use():
+    # The sweep's "night 3: legal for the interpreter, impossible for the encoding" (the Doc
+    # healed the Avenger on night 1, not on night 2, and again on night 3; the Avenger's use
+    # took no part). `limit no repeat` looks at the night just before. Interpreter: legal.
+    # Encoding, started from the state before night 3: unsat, it read night 1's target as
+    # the previous night's.
+    assert_agree(NO_REPEAT + """ability heal "Heal" { by doc  at night  target where target.alive  limit no repeat
+  effect save }
+""", "query q { night 1 { heal on citizen@1 }  night 2 { }  night 3 { heal on citizen@1 } }")
+
+
+def test_no_repeat_across_a_night_it_cannot_be_used_in():
+    # Night 2 comes between nights 1 and 3 though the Heal cannot be used then: on night 3
+    # the Doc may heal night 1's player again, and saves him from the shot. Interpreter: he
+    # stays. Encoding (over nights 2 to 5): it kept night 1's target through night 2, so no
+    # game had him stay.
+    spec = NO_REPEAT + """ability heal "Heal" { by doc  at night 1, night 3  target where target.alive  limit no repeat
+  effect save from shot }
+ability shot "Shot" { by boss  at night 3  target where target.alive and target != actor  mandatory
+  effect kill shot }
+"""
+    assert_agree(spec, "query q { night 1 { heal on citizen@1 }  night 2 { }  night 3 { heal on citizen@1  shot on citizen@1 } }")
+    scenario = load_text(HEAD + spec)
+    source, queries = load_queries("query q { night 1 { heal on citizen@1 }  "
+                                   "can stays citizen@1 within 2 assuming { no shot on doc, citizen@2 } }")
+    ((answer, *_),) = answer_all(scenario, source, queries)
+    assert answer.verdict == "yes", answer.detail

@@ -302,20 +302,18 @@ def _state_fields(game: Game, S1: dict[str, Any], st: State, winner: str | None,
             f[name].append(var == table.get(key, 0))
     # The encoding keeps, per kind of phase, the targets of the previous phase of that kind
     # (none when it was not used then); the interpreter keeps the last use with its phase.
-    # So in the phase just played, an ability it could be used in has its targets of this
-    # phase, or none; the other kinds keep what they had before the phase.
-    usable = {(v.ability.key, v.key) for v in game.vars[0].uses}
+    # So in the phase just played, an ability has its targets of this phase, or none (none
+    # too where it could not be used then); the other kinds keep what they had before it.
     played = (phase.kind, phase.number) if phase is not None else None
     for (a, k, kind), seats in S1["last"].items():
         last = st.last_targets.get((a, k))
-        now = phase is not None and kind == phase.kind and (a, k) in usable
+        now = phase is not None and kind == phase.kind
         for s in range(game.n):
             if now:
                 f["last_targets"].append(seats[s] == bool(last and last[0] == played and s in last[1]))
             else:  # unchanged by this phase: as `Game._init` read the state before it
-                kept = before.last_targets.get((a, k)) if before is not None else last
-                f["last_targets"].append(z3.Not(seats[s]) if not kept else
-                                         seats[s] == (kept[0][0] == kind and s in kept[1]))
+                kept = game.start_last(before if before is not None else st, (a, k), kind)
+                f["last_targets"].append(seats[s] == (s in kept))
     for (a, s, kind), var in S1["pending"].items():
         f["pending"].append(var == ((a, s, kind) in st.pending))
     due: dict = {}

@@ -12,7 +12,7 @@ import z3
 
 from .. import ast, holes
 from ..vocabulary import block_rings, flat, in_block_cycles, is_blocking
-from .passes import Pass
+from .passes import Pass, acted_events
 from .phase_vars import NONE
 from .rule_pass import settle
 from .terms import And, Eq, Events, If, Implies, Not, Or, View, compare_op, count_of, pick, truth
@@ -50,7 +50,8 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
         by_ability.setdefault(u.ability.key, []).append(u)
     order = game.ranged(f"t{p.t}_{p.tag}_order", 0, len(perms) - 1) if len(perms) > 1 else game.I(0)
     result = Blocking(steps, [], order, perms)
-    results = [_one_order(p, result, i, perm, by_ability, rules) for i, perm in enumerate(perms)]
+    prior = _recorded_before(p)
+    results = [_one_order(p, result, i, perm, by_ability, rules, prior) for i, perm in enumerate(perms)]
     block_cycles(p, perms, by_ability, [r[5] for r in results])
     if len(perms) > 1:
         game.add(And(order >= 0, order < len(perms)))
@@ -67,16 +68,36 @@ def blocking_stage(p: Pass, uses: list) -> Blocking:
     for key in sorted(set().union(*[set(r[4]) for r in results]), key=repr):
         pv.rules_fired[key] = results[0][4].get(key, F) if len(results) == 1 else \
             Or([And(order == i, r[4].get(key, F)) for i, r in enumerate(results)])
-    keys = set().union(*[set(r[2].keys()) for r in results])
-    for key in sorted(keys, key=repr):
+    added = [_added(r[2], prior) for r in results]
+    for key in sorted(set().union(*[set(a) for a in added]), key=repr):
         if len(results) == 1:
-            p.event(key, results[0][2].get(key))
+            p.event(key, added[0][key])
         else:
-            p.event(key, Or([And(order == i, r[2].get(key, F)) for i, r in enumerate(results)]))
+            p.event(key, Or([And(order == i, a.get(key, F)) for i, a in enumerate(added)]))
     return result
 
 
-def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dict, rules) -> tuple:
+def _recorded_before(p: Pass) -> Events:
+    """What the blocking steps and rules see from the start: the events the resolution has
+    before its first step (an attack falling due, the vote), as the interpreter's scratch
+    has them. Not `acted`, recorded for every use as the pass begins: the interpreter
+    records it as each step runs (see _one_order)."""
+    return Events(p.game.ctx, {key: p.events.get(key) for key in p.events if key[0] != "acted"})
+
+
+def _added(evs: Events, prior: Events) -> dict:
+    """The events the stage recorded beyond those it started from (and `acted`, which the
+    pass has already), for the pass to keep."""
+    out = {}
+    for key in evs:
+        parts = evs.parts[key][len(prior.parts.get(key, ())):]
+        if parts and key[0] != "acted":
+            out[key] = parts[0] if len(parts) == 1 else Or(parts)
+    return out
+
+
+def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dict, rules,
+               prior: Events) -> tuple:
     """The blocking steps in one order: (blocked, shielded, events, cancelled) per seat, the
     rules' bindings that acted (fired), and what block_cycles reads: ({(ability, user,
     seat): his block took}, {(ability, user): his use of it was taken away by a block})."""
@@ -85,7 +106,7 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
     blocked = [F] * p.n
     shield = [F] * p.n
     cancelled: dict = {}  # ability -> per seat (as Blocking.cancelled)
-    evs = Events(game.ctx)
+    evs = prior.copy()
     fired = dict(pv.rules_fired)  # the rules' bindings that acted earlier in the phase
     hits: dict = {}
     taken: dict = {}
@@ -102,6 +123,9 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
         stopped = [Or(before[s], was[s]) for s in range(p.n)]
         dropped = mutual_blocks(p, perm_index, by_ability[step], stopped, shield, in_order)
         cycles = in_block_cycles(game.sc, game.sc.ability_by_key[step])
+        for u in by_ability[step]:  # as Resolver.run_step: a choice made, seen from its step on
+            for key, cond in acted_events(p, u):
+                evs.add(key, cond)
         for u in by_ability[step]:
             watched = cycles and u.key != -1 and isinstance(u.actor, int)
             if watched:

@@ -23,7 +23,12 @@ def bookkeep(game: Game, pv: PhaseVars, S, cur, phase: Phase) -> dict:
     for key in sorted(st["uses"]):
         a_key, actor_key = key
         mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]
+        lk = (a_key, actor_key, phase.kind)
         if not mine:
+            # A phase of the kind it cannot be used in (`at night 1, night 3`) still comes
+            # between: `limit no repeat` looks only at the phase of that kind just before.
+            if lk in st["last"]:
+                st["last"][lk] = [game.B(False)] * game.n
             continue
         used = Or([u.acts for u in mine])
         mode = mine[0].ability.blocked_uses
@@ -43,7 +48,6 @@ def bookkeep(game: Game, pv: PhaseVars, S, cur, phase: Phase) -> dict:
                                 for u in mine if u.blocked is not None and u.targets and u.actor is not None] or [F])
             skey = ("self",) + key
             st["uses_open"][skey] = If(taken_self, cur["uses_open"][skey] + 1, cur["uses_open"][skey])
-        lk = (a_key, actor_key, phase.kind)
         if lk in st["last"]:
             u = mine[0]
             targets = game.env_of(u).get("targets")

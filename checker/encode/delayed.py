@@ -65,6 +65,11 @@ def fall_due(p: Pass, due: list) -> None:
                 if x.verb == "kill":
                     p.intents.attacks.append((x.name.key, a.key, s, on))
                     p.event(("kill", s, x.name.key), on)
+                    if not isinstance(a, ast.RuleDecl) and key != NONE:
+                        # As the interpreter's due effect, the attack is its user's (a
+                        # team's delayed attack is refused where `attacked_by` is read:
+                        # Game._check_supported).
+                        p.event(("attacked_by", s, key), on)
                 elif x.verb in ("leave", "stay"):
                     p.intents.strict.append((x.verb, s, x.name.key if x.verb == "leave" else None, a.key, (), on))
                 elif x.verb in STATE_WRITES:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .terms import Events
+from .phase_vars import team_use
+from .terms import And, Eq, Events
 
 if TYPE_CHECKING:
     from .phase_vars import PhaseVars
@@ -48,3 +49,13 @@ class Pass:
 
     def event(self, key, cond) -> None:
         self.events.add(key, cond)
+
+
+def acted_events(p: Pass, u) -> list[tuple[tuple, object]]:
+    """`acted(s, A)` of a use, as Resolver.run_step records it: a choice made, taken effect
+    or not; a team's use counts for every player."""
+    if u.actor is None:
+        return []
+    game = p.game
+    return [(("acted", s, u.ability.key), And(u.acts, Eq(u.actor, s, game.ctx) if not team_use(u) else game.B(True)))
+            for s in range(p.n)]

@@ -17,6 +17,7 @@ from ..holes import Hole
 from ..model import Ability, Scenario
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
+    calls,
     decides_exits,
     flat,
     is_blocking,
@@ -28,8 +29,8 @@ from .blocking import MAX_READERS, blocking_stage
 from .commit import commit
 from .deaths import deaths
 from .delayed import count_down, fall_due, owner_key
-from .passes import Intents, Pass
-from .phase_vars import NONE, PhaseVars, Use, team_use
+from .passes import Intents, Pass, acted_events
+from .phase_vars import NONE, PhaseVars, Use
 from .ranges import Ranges
 from .vote import vote_causes
 from .roles import possible_roles
@@ -85,6 +86,8 @@ class Game:
         self.counter_names = sorted({c.key for r in scenario.roles for c in r.counters})
         all_phases = sequence(scenario, state0, first_phase + length)
         self.phases = all_phases[first_phase:first_phase + length]
+        # Per kind, the number of the last phase of that kind before the game's first (0: none).
+        self.numbered_before = {ph.kind: ph.number for ph in all_phases[:first_phase]}
         self.first_phase = first_phase
         self._check_supported()
         # Per seat, the roles it can ever hold (encode/roles.py); until known, any role.
@@ -209,6 +212,14 @@ class Game:
             for e in _walk_effects(rule.then):
                 if isinstance(e, ast.AfterEffect) and (decides_exits(rule.then) or is_blocking(rule.then)):
                     raise Unsupported("delayed effects in rules that decide exits or block", rule.span)
+        if any(calls((r.cond, r.unless, r.then), "attacked_by") for r in sc.rules) or \
+                any(calls((a.target_filter, a.conditions, a.effects), "attacked_by") for a in sc.abilities):
+            for a in sc.abilities:
+                if a.actor is not None and a.actor.kind == "team" and any(
+                        isinstance(e, ast.AfterEffect) and any(x.verb == "kill" for x in flat(e.body))
+                        for e in _walk_effects(a.effects)):
+                    # A delay keeps its target, not which member made the team's use.
+                    raise Unsupported("`attacked_by` of a team's delayed attack", a.span)
         if sc.phases is None:
             raise Unsupported("a scenario without `phases`", sc.span)
 
@@ -269,6 +280,16 @@ class Game:
                         st["pending"][(a.key, s, kind)] = self.bool(f"{p}pend_{a.key}_{s}_{kind}")
         return st
 
+    def start_last(self, state: State, key: tuple, kind: str) -> frozenset:
+        """The seats `limit no repeat` keeps the game's first phase of `kind` from choosing:
+        those the state's last use of the ability (`key`) named, if it was made in the phase
+        of that kind just before (as legal.previous_index); a use in an earlier one forbids
+        nothing."""
+        last = state.last_targets.get(key)
+        if not last or last[0] != (kind, self.numbered_before.get(kind, 0)):
+            return frozenset()
+        return frozenset(last[1])
+
     def _init(self, st: dict, state0: State) -> None:
         ids = self.ids
         for s in range(self.n):
@@ -308,9 +329,9 @@ class Game:
         for (s, c), var in st["counter_given"].items():
             self.add(var == (c in state0.counters[s]))
         for (a, k, kind), seats in st["last"].items():
+            named = self.start_last(state0, (a, k), kind)
             for s in range(self.n):
-                self.add(Not(seats[s]) if not state0.last_targets.get((a, k)) else
-                         seats[s] == (state0.last_targets[(a, k)][0][0] == kind and s in state0.last_targets[(a, k)][1]))
+                self.add(seats[s] == (s in named))
         for (a, s, kind), var in st["pending"].items():
             self.add(var == ((a, s, kind) in state0.pending))
         self.add(st["winner"] == NONE)
@@ -523,10 +544,8 @@ class Game:
         intents = Intents(defenses=list(S.get("__defenses", ())) if tag.endswith("2") else [])
         p = Pass(self, t, tag, pv, S, Events(self.ctx), intents)
         for u in uses:  # `acted(p, A)`: a choice made this phase, taken effect or not
-            if u.actor is not None:
-                for s in range(self.n):  # a team's use counts for every player
-                    p.event(("acted", s, u.ability.key),
-                            And(u.acts, Eq(u.actor, s, self.ctx) if not team_use(u) else self.B(True)))
+            for key, cond in acted_events(p, u):
+                p.event(key, cond)
         fall_due(p, due)
         if vote is not None:
             vote_causes(p, vote)  # its cause is there before any step, as in the interpreter
