@@ -20,7 +20,7 @@ from .model import (BUILTIN_KINDS, PERIODS, PHASE_NAMES, TIE_RULES, WIN_CHECK_PO
 from .narrow import effect_name, present, present_expr
 from .source import Span
 from . import vocabulary
-from .vocabulary import nodes
+from .vocabulary import PLAYERLESS, flat, nodes
 
 # What a name in an expression can denote, by namespace.
 VALUE_SPACES = ("side", "role", "setting", "memory", "item", "kind", "option", "variant")
@@ -688,6 +688,15 @@ class Resolver:
                        "add `effect ...`, for example `effect kill shot`")
         for e in effects:
             self._effect(e, scope)
+        if target_count is None and target_filter is None and not triggers:
+            # Each effect acts on the ability's targets unless it says `on`: with none, it
+            # would act on nobody, and the game would go on as if it were not written.
+            for e in flat(effects):
+                if e.on is None and e.verb not in PLAYERLESS:
+                    self.error(f"`{e.verb}` in {what} '{d.name.text}' acts on the ability's targets, and "
+                               "it has none", e.span,
+                               "give the ability a target (`target where …`, `targets N`), or say whom the "
+                               "effect is on (`on PLAYER`)")
         optional = any(c.keyword == "optional" for c in d.clauses)
         if optional and any(c.keyword == "mandatory" for c in d.clauses):
             self.error(f"{what} '{d.name.text}' is both optional and mandatory", d.name.span)

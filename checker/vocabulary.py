@@ -37,6 +37,9 @@ NOTES = frozenset({"inquire", "learn", "announce", "unspecified", "nothing"})
 CONTROL = frozenset({"draw", "win"})
 
 VERBS = INTENTIONS | EXITS | BLOCKS | STATE_WRITES | NOTES | CONTROL
+# Verbs that act on nobody in particular: the only ones an ability with no target may use
+# without `on PLAYER` (every other effect acts on each target, and so on nobody).
+PLAYERLESS = frozenset({"announce", "unspecified", "nothing", "win"})
 
 # Protections that shield from an ability's kind of effect rather than defeat an attack.
 SHIELDS = frozenset({"block", "inquire", "convert"})
