@@ -445,26 +445,27 @@ class Encoded:
         enc = found.enc
         rounds = f"{found.depth} round{'s' if found.depth != 1 else ''}"
         searched = f"no game of up to {rounds} shows it"
+
+        def within(why: str | None) -> Verdict:
+            detail = searched if why is None else f"{searched}; not proved for longer games: {why}"
+            return Verdict(what, enc.composition, found.depth, False, detail)
         if found.event is None:
-            return Verdict(what, enc.composition, found.depth, False, searched)
+            return within(None)
         if self.depths.proof_work is None:
             self.depths.proof_work = Budget(PROOF_WORK * self.options.rlimit)
         budget = self.depths.proof_work
         if budget.exhausted:
-            return Verdict(what, enc.composition, found.depth, False,
-                           f"{searched}; not proved for longer games: the proofs of this composition "
-                           "spent their budget of solver work")
+            return within("the proofs of this composition spent their budget of solver work")
         try:
             status, k, why = prove_absent(enc, found.event, what="it", invariants=strengthening(enc, budget),
                                           budget=budget)
         except Unsupported as exc:
-            status, k, why = "open", None, f"the induction step does not support {exc}"
+            return within(f"the induction step does not support {exc}")
         if status == "proved":
             return Verdict(what, enc.composition, found.depth, True,
                            f"{searched}, and induction over {k} phase{'s' if k != 1 else ''} rules out "
                            "every longer game")
-        reason = f"the solver gave up on the induction step ({why})" if status == "unknown" else why
-        return Verdict(what, enc.composition, found.depth, False, f"{searched}; not proved for longer games: {reason}")
+        return within(f"the solver gave up on the induction step ({why})" if status == "unknown" else why)
 
     def unsupported(self, what: str) -> Finding:
         exc = self.error

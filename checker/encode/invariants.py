@@ -113,7 +113,8 @@ def crowded(game: Game) -> list:
 
 class Invariants:
     """The candidates proved for one composition (`lemmas`), or why none could be (`failed`:
-    the solver gave up, or the game is too short to reach the first generic phase)."""
+    the search spent its budget of solver work, or the game is too short to reach the first
+    generic phase)."""
 
     def __init__(self, lemmas: list, failed: str | None = None, given_up: list | None = None):
         self.lemmas = lemmas

@@ -217,12 +217,12 @@ class Proof:
             facts += [lemma_term(lm, free, free.states[t]) for lm in self.lemmas for t in range(i + 1)]
             yield Segment(free, i, self.span), facts
 
-    def houdini(self, candidates: list) -> str | None:
+    def houdini(self, candidates: list) -> None:
         """Keep the largest subset of the candidates that every state a game the rules decide
         reaches with nobody winning satisfies (k-induction, Houdini-style: drop what fails,
         until nothing does): they hold in the real game's states, and from the free state
-        with them holding so far, each phase of the cycle keeps them. The solver's reason
-        when it gives up, else None."""
+        with them holding so far, each phase of the cycle keeps them. Candidates the solver
+        gives up on are dropped (`given_up`), never kept."""
         # With some play left out of a phase (Game.restricted), the checks are exact only
         # from states where the one-holder lemmas hold: restricted() then asks for them all.
         todo = list(candidates)
@@ -237,7 +237,6 @@ class Proof:
                 self.given_up += unsettled
                 changed = changed or len(todo) < before
         self.lemmas = todo
-        return None
 
     def _check(self, k: int, todo: list):
         """The k-th check: a state of the real game, or the state after position k - T of
@@ -338,13 +337,11 @@ def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict)
 
 def prove(scenario, seats, limits: Limits):
     """A Proof of progress for the composition, its invariants found; or the reason none can
-    be attempted (or the solver gave up finding them)."""
+    be attempted."""
     if alike_from(scenario, seats) is None:
         return None, "the spec reads `round` other than against a number, so later phases are not all alike"
     proof = Proof(scenario, seats, limits)
-    reason = proof.houdini(candidate_lemmas(proof.real))
-    if reason is not None:
-        return None, f"the solver gave up ({reason})"
+    proof.houdini(candidate_lemmas(proof.real))
     return proof, None
 
 
