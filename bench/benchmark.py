@@ -561,18 +561,26 @@ def like_for_like(anchors: Path, runs: int, kmax: int = 10) -> int:
 def phase_timers(into: dict):
     """Wall-clock seconds of each part of answer_open, summed into `into` while active: binding
     the query, building the Game (Python term building, with the roles and ranges fixpoints),
-    handing the terms to the solver, solving, replaying the witness through the interpreter.
+    proving and stating the counting facts (encode/lemmas.py), handing the terms to the solver,
+    solving, replaying the witness through the interpreter.
     The parts are wrapped where answer_open calls them; nothing else changes."""
     from mafiacheck.crosscheck import open_questions as oq
     from mafiacheck.interpreter.bind import Binder
 
+    inner = [0.0]  # seconds spent in timed parts called from the part running now
+
     def timed(name, fn, stats=False):
+        # Exclusive times: a part called from another (the lemmas' window games build phases,
+        # and add terms) is counted as itself only, so the parts add up to the total.
         def wrapper(*args, **kwargs):
-            t0 = time.perf_counter()
+            t0, outer = time.perf_counter(), inner[0]
+            inner[0] = 0.0
             try:
                 return fn(*args, **kwargs)
             finally:
-                into[name] = into.get(name, 0.0) + time.perf_counter() - t0
+                spent = time.perf_counter() - t0
+                into[name] = into.get(name, 0.0) + spent - inner[0]
+                inner[0] = outer + spent
                 if stats and args:
                     st = args[0].statistics()
                     for key in ("sat conflicts", "conflicts"):
@@ -581,10 +589,17 @@ def phase_timers(into: dict):
                             break
         return wrapper
 
-    saved = [(oq, "Game", oq.Game), (oq, "make_solver", oq.make_solver), (oq, "check", oq.check),
-             (oq, "_replay", oq._replay), (oq, "fix_choices", oq.fix_choices),
-             (Binder, "bind", Binder.bind), (z3.Solver, "add", z3.Solver.add)]
+    from mafiacheck.encode import lemmas
+    from mafiacheck.encode.unroll import Game
+
+    # The Game is built lazily, a phase at a time, as questions reach further (Game.extend):
+    # both its construction and each extension are building.
+    saved = [(oq, "Game", oq.Game), (Game, "extend", Game.extend), (oq, "make_solver", oq.make_solver),
+             (oq, "check", oq.check), (oq, "_replay", oq._replay), (oq, "fix_choices", oq.fix_choices),
+             (lemmas, "implied", lemmas.implied), (Binder, "bind", Binder.bind), (z3.Solver, "add", z3.Solver.add)]
     oq.Game = timed("build", oq.Game)
+    Game.extend = timed("build", Game.extend)
+    lemmas.implied = timed("lemmas", lemmas.implied)
     oq.make_solver = timed("solver", oq.make_solver)
     oq.check = timed("solve", oq.check, stats=True)
     oq._replay = timed("replay", oq._replay)
@@ -606,17 +621,25 @@ def profile_ask(kmax=10, runs=3):
     t0 = time.perf_counter()
     scenario = load(str(CORE))
     load_s = time.perf_counter() - t0
+    from mafiacheck.crosscheck.open_questions import Reuse
+    from mafiacheck.encode.solver import Limits
+    from mafiacheck.interpreter.bind import Binder
+
     source, queries = load_queries(core_queries(kmax))
     answer_all(scenario, source, queries[:1])  # warm-up
-    parts = ("bind", "build", "solver", "add", "solve", "replay")
+    parts = ("bind", "build", "lemmas", "solver", "add", "solve", "replay")
     per = {}
     for _ in range(runs):
+        # As ours_pass (and `mafiacheck ask` with a file of them): the questions share games.
+        reuse = Reuse(scenario, Limits(timeout=120))
+        for query in queries:
+            reuse.plan(Binder(scenario, source.path).bind(query))
         for query in queries:
             q, k = query.name.text.split("_")
             into = {}
             t0 = time.perf_counter()
             with phase_timers(into):
-                ((answer, *_),) = answer_all(scenario, source, [query])
+                ((answer, *_),) = answer_all(scenario, source, [query], reuse=reuse)
             into["total"] = time.perf_counter() - t0
             into["verdict"] = answer.verdict
             per.setdefault((int(k), q), []).append(into)
@@ -631,9 +654,9 @@ def profile_ask(kmax=10, runs=3):
                     + [int(med([x.get("conflicts", 0) for x in xs]))])
     rows.append(["all", "", ""] + [f"{tot[p]:.2f}" for p in parts + ("other", "total")] + [""])
     table("Where `ask`'s time goes on the 30 like-for-like questions (medians, seconds): bind the query, "
-          "build the Game (Python term building), make the solver, add the terms to it, solve, replay "
+          "build the Game (Python term building), prove the counting facts, make the solver, add the terms to it, solve, replay "
           "the witness through the interpreter",
-          ["k", "q", "answer", "bind", "build", "solver", "add", "solve", "replay", "other", "total",
+          ["k", "q", "answer", "bind", "build", "lemmas", "solver", "add", "solve", "replay", "other", "total",
            "conflicts"], rows)
     share = ", ".join(f"{p} {100 * tot[p] / tot['total']:.0f}%" for p in parts + ("other",))
     print(f"\nloading the spec once (parse, resolve): {load_s:.2f} s; shares of the {3 * kmax} questions: {share}")
