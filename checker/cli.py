@@ -148,7 +148,7 @@ class CheckPlan:
 
 def plan_check(args: argparse.Namespace) -> CheckPlan:
     """Merge flags, configuration and defaults; SpecError (exit 2) on a bad value."""
-    from .analyses.encoded import DEFAULT_DEPTH, Options
+    from .analyses.encoded import DEFAULT_DEPTH, FURTHER_DEPTH, Options
 
     def bad(message: str) -> SpecError:
         return SpecError([Diagnostic(message, None, "mafiacheck")])
@@ -165,14 +165,16 @@ def plan_check(args: argparse.Namespace) -> CheckPlan:
     bound = args.bound if args.bound is not None else (conf.bound or 1)
     # A bound given is searched exactly; by default, what no game of one round answers is
     # asked of longer games (Options.deepen_to).
-    deepen_to = bound if (args.bound is not None or conf.bound) else DEFAULT_DEPTH
+    given = args.bound is not None or bool(conf.bound)
+    deepen_to = bound if given else DEFAULT_DEPTH
+    further_to = bound if given else FURTHER_DEPTH
     if not 1 <= bound <= limits.MAX_BOUND:
         raise bad(f"--bound must be between 1 and {limits.MAX_BOUND}")
     timeout, rlimit = solver_limits(args, conf.timeout, conf.rlimit)
     exclude = conf.exclude + tuple(p.strip() for arg in getattr(args, "exclude", []) or []
                                    for p in arg.split(",") if p.strip())
-    return CheckPlan(select, Options(bound=bound, deepen_to=deepen_to, timeout=timeout, rlimit=rlimit), conf.severity,
-                     args.baseline or conf.baseline, exclude)
+    options = Options(bound=bound, deepen_to=deepen_to, further_to=further_to, timeout=timeout, rlimit=rlimit)
+    return CheckPlan(select, options, conf.severity, args.baseline or conf.baseline, exclude)
 
 
 def solver_limits(args: argparse.Namespace, timeout: float | None = None, rlimit: int | None = None,

@@ -24,7 +24,7 @@ def _verdicts(*args):
 
 
 def test_a_no_that_holds_for_every_length_says_so():
-    verdicts, findings = _verdicts("--select", "undefined,win-overlap")
+    verdicts, findings = _verdicts("--select", "undefined,win-overlap", "--bound", "3")
     shielded = verdicts["whether 'rule shielded_guess: what a shielded player may do' can happen"]
     assert shielded["every_length"] is True and shielded["analysis"] == "undefined"
     assert "induction over 1 phase rules out every longer game" in shielded["detail"]
@@ -33,28 +33,52 @@ def test_a_no_that_holds_for_every_length_says_so():
 
 
 def test_a_no_that_holds_only_within_the_depth_is_not_claimed_for_every_length():
-    """The hole of the fifth night is beyond the default three rounds: the verdict must say
-    it holds only within them, and a deeper search must find the hole."""
-    verdicts, _ = _verdicts("--select", "undefined")
+    """The hole of the fifth night is beyond three rounds: searched exactly that deep, the
+    verdict must say it holds only within them."""
+    verdicts, _ = _verdicts("--select", "undefined", "--bound", "3")
     late = verdicts["whether 'rule fifth_night: what happens on the fifth night' can happen"]
     assert late["every_length"] is False and late["depth"] == 3
     assert "not proved for longer games" in late["detail"]
-    deeper, findings = _verdicts("--select", "undefined", "--bound", "4")
-    assert late["question"] not in deeper
-    assert [f for f in findings if f["code"] == "MC203" and "fifth night" in f["message"]]
+    assert "leads to it" in late["detail"]  # the induction step's counterexample
+
+
+def test_the_default_check_follows_an_open_no_past_its_depth_and_finds_the_hole():
+    """By default a "no" whose induction step reaches the event from a state the search has
+    not ruled out is searched a round further (Encoded.further): the fifth night's hole is a
+    finding, with its shortest game, not a verdict within three rounds."""
+    verdicts, findings = _verdicts("--select", "undefined")
+    assert not [q for q in verdicts if "fifth_night" in q]
+    (late,) = [f for f in findings if f["code"] == "MC203" and "fifth night" in f["message"]]
+    assert "reached at night 5" in late["message"] and "up to 4 rounds" in late["message"]
+
+
+def test_the_search_past_the_depth_stops_at_its_limit(tmp_path):
+    """A hole later still (the seventh night) is past the rounds followed: the verdict says
+    how deep it searched, never every length."""
+    from mafiacheck.analyses.encoded import FURTHER_DEPTH
+
+    spec = tmp_path / "later.mafia"
+    spec.write_text(LATE.read_text(encoding="utf-8").replace("tally >= 5", "tally >= 7"), encoding="utf-8")
+    code, out, err = main("check", spec, "--no-config", "--format", "json", "--select", "undefined")
+    assert code in (0, 1), out + err
+    (entry,) = json.loads(out)["files"]
+    late = next(v for v in entry["verdicts"] if "fifth_night" in v["question"])
+    assert late["every_length"] is False and late["depth"] == FURTHER_DEPTH
+    assert f"no game of up to {FURTHER_DEPTH} rounds shows it" in late["detail"]
 
 
 def test_the_text_report_counts_the_verdicts_and_lists_them_on_request():
-    code, out, err = main("check", LATE, "--no-config", "--select", "undefined")
+    code, out, err = main("check", LATE, "--no-config", "--select", "undefined", "--bound", "3")
     assert code == 0, out + err
     assert ("2 questions answered no: 1 for every length of game, 1 only within the 3 rounds searched "
             "(--show-verdicts lists them)") in out
-    code, out, err = main("check", LATE, "--no-config", "--select", "undefined", "--show-verdicts")
+    code, out, err = main("check", LATE, "--no-config", "--select", "undefined", "--bound", "3", "--show-verdicts")
     assert "    - undefined: whether 'rule fifth_night: what happens on the fifth night' can happen: no" in out
 
 
 def test_the_markdown_report_lists_what_holds():
-    code, out, err = main("check", LATE, "--no-config", "--select", "undefined", "--format", "markdown")
+    code, out, err = main("check", LATE, "--no-config", "--select", "undefined", "--bound", "3",
+                          "--format", "markdown")
     assert "Answered no (2 questions, 1 for every length of game):" in out
     assert "- within 3 rounds — undefined: whether 'rule fifth_night" in out
 

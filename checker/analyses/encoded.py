@@ -12,7 +12,7 @@ import z3
 from .. import registry
 from ..crosscheck.witness import Witness, evidence, extract, replay
 from ..encode.blocking import MAX_READERS
-from ..encode.solver import Budget, Limits, Result, ask, check, make_solver, sparing
+from ..encode.solver import Budget, Limits, Result, ask, check, make_solver, sparing, spent
 from ..encode.terms import Unsupported
 from ..encode.unroll import Game, Prefix
 from ..errors import SpecError
@@ -25,12 +25,21 @@ from ..model import Composition, Scenario
 # exactly K). Past three rounds the unanswered questions of the largest bundled spec cost
 # minutes; the depth reached is in every finding that holds only within it.
 DEFAULT_DEPTH = 3
+# How deep a question is followed past DEFAULT_DEPTH when the proof that no longer game shows
+# it finds a state the search cannot rule out (Encoded.further): commando's missing quorum
+# for three players alive first shows on day 4. Each round more is a longer game to build
+# (godfather_jack: about 1.5 times the CPU of its whole check, followed to 6 rounds, for two
+# questions that stay open), so one round past the default.
+FURTHER_DEPTH = DEFAULT_DEPTH + 1
 
 
 @dataclass
 class Options:
     bound: int = 1  # rounds (a day and a night) after the opening phases
     deepen_to: int = DEFAULT_DEPTH  # rounds a question no game answers is asked to, at most
+    # rounds a question is asked to past deepen_to, while its proof for every length finds a
+    # state the search has not ruled out (Encoded.further)
+    further_to: int = FURTHER_DEPTH
     # The resource limit is what bounds a question: it counts solver work, so the same
     # question gives the same answer on any machine. The timeout is only a safety net.
     timeout: float = 300.0
@@ -53,6 +62,7 @@ class Depths:
     holders_clear: dict[int, int] = field(default_factory=dict)
     verdicts: list["Verdict"] = field(default_factory=list)  # the questions answered no, in order
     proof_work: "Budget | None" = None  # what the proofs for every length may still spend
+    further_work: "Budget | None" = None  # what the searches past the default depth may still spend
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,9 @@ class Search:
     # What the question asks at phase i of any game (a free-start window included): the
     # event a proof for every length rules out (Encoded.unanswered), when the search says no.
     event: Callable | None = None
+    # The proof for every length already tried at this depth (Encoded.further): prove_absent's
+    # answer, which the verdict then reads (Encoded.settle).
+    proof: tuple | None = None
 
     @property
     def depth(self) -> int:
@@ -183,8 +196,42 @@ class Encoded:
 
     def search(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
                quiet: bool = False, event: Callable | None = None) -> Search:
-        """`deepen`, the question's `event` kept with the answer (see Search.event)."""
-        return replace(self.deepen(goal_at, fast, quiet), event=event)
+        """`deepen`, the question's `event` kept with the answer (see Search.event); a "no"
+        whose proof for every length does not close is followed further (`further`)."""
+        found = replace(self.deepen(goal_at, fast, quiet), event=event)
+        if found.status == "unsat" and found.gave_up is None and event is not None:
+            return self.further(found, goal_at, fast, quiet)
+        return found
+
+    def further(self, found: Search, goal_at, fast: bool, quiet: bool) -> Search:
+        """k-induction's other half. A question no game up to found's depth answers, whose
+        induction step reaches the event from a state the search has not ruled out, is asked
+        of a game one round longer, and so on up to Options.further_to rounds, within the
+        composition's budget of solver work for it (FURTHER_WORK): the state may be
+        reachable (a witness there is a finding the shorter search missed), and past a
+        longer search the step's windows start later, from states more like the real ones.
+        The proof's answer at the depth reached goes with the search (Search.proof)."""
+        from ..encode.induction import STEP
+
+        while True:
+            found = replace(found, proof=self.prove(found))
+            if found.proof[0] != STEP or found.depth >= self.options.further_to:
+                return found
+            if self.depths.further_work is None:
+                self.depths.further_work = Budget(FURTHER_WORK * self.options.rlimit)
+            budget = self.depths.further_work
+            longer = self.at_bound(found.depth + 1)
+            if budget.exhausted or isinstance(longer, str):
+                return found
+            start, before = len(found.enc.game.vars), spent(longer.solver)
+            with longer.sparing(min(self.options.rlimit, budget.left)):
+                status, t, result = longer.first(lambda t, e=longer: goal_at(e, t), fast, quiet, start=start)
+            budget.left -= spent(longer.solver) - before
+            if status == "sat":
+                return Search(status, t, result, longer, event=found.event)
+            if status != "unsat":
+                return found
+            found = Search(status, None, None, longer, event=found.event)
 
     def deepen(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
                quiet: bool = False) -> Search:
@@ -438,10 +485,7 @@ class Encoded:
         """The verdict on a question no game up to the search's depth answers: for every
         length where k-induction (encode/induction.py, with the composition's invariants)
         rules out the event in longer games too, else within the depth, saying why not
-        longer. The proofs of one composition share a budget of solver work (PROOF_WORK)."""
-        from ..encode.induction import prove_absent
-        from ..encode.invariants import strengthening
-
+        longer (`prove`, unless `further` tried it at this depth already)."""
         enc = found.enc
         rounds = f"{found.depth} round{'s' if found.depth != 1 else ''}"
         searched = f"no game of up to {rounds} shows it"
@@ -451,21 +495,30 @@ class Encoded:
             return Verdict(what, enc.composition, found.depth, False, detail)
         if found.event is None:
             return within(None)
-        if self.depths.proof_work is None:
-            self.depths.proof_work = Budget(PROOF_WORK * self.options.rlimit)
-        budget = self.depths.proof_work
-        if budget.exhausted:
-            return within("the proofs of this composition spent their budget of solver work")
-        try:
-            status, k, why = prove_absent(enc, found.event, what="it", invariants=strengthening(enc, budget),
-                                          budget=budget)
-        except Unsupported as exc:
-            return within(f"the induction step does not support {exc}")
+        status, k, why = found.proof or self.prove(found)
         if status == "proved":
             return Verdict(what, enc.composition, found.depth, True,
                            f"{searched}, and induction over {k} phase{'s' if k != 1 else ''} rules out "
                            "every longer game")
         return within(f"the solver gave up on the induction step ({why})" if status == "unknown" else why)
+
+    def prove(self, found: Search) -> tuple[str, int | None, str | None]:
+        """k-induction (encode/induction.py, with the composition's invariants) from found's
+        depth: prove_absent's answer, a construct the step lacks or the composition's proofs
+        having spent their budget (PROOF_WORK) being reasons like any other."""
+        from ..encode.induction import prove_absent
+        from ..encode.invariants import strengthening
+
+        if self.depths.proof_work is None:
+            self.depths.proof_work = Budget(PROOF_WORK * self.options.rlimit)
+        budget = self.depths.proof_work
+        if budget.exhausted:
+            return "open", None, "the proofs of this composition spent their budget of solver work"
+        try:
+            return prove_absent(found.enc, found.event, what="it", invariants=strengthening(found.enc, budget),
+                                budget=budget)
+        except Unsupported as exc:
+            return "open", None, f"the induction step does not support {exc}"
 
     def unsupported(self, what: str) -> Finding:
         exc = self.error
@@ -483,6 +536,10 @@ PAST_WORK = 5
 # together (Encoded.settle), in questions' resource limits. Past it, a verdict holds within
 # the depth searched and says so.
 PROOF_WORK = 1
+
+# The solver work the searches past the default depth of one composition may spend together
+# (Encoded.further), in questions' resource limits.
+FURTHER_WORK = 3
 
 # How many times an analysis's resource limit the question of Encoded._many_holders gets.
 HOLDERS_WORK = 5

@@ -172,6 +172,12 @@ def alike_from(scenario, seats) -> int | None:
     return generic_from(scenario, seats, 0, rounds=True)
 
 
+def alike_phase(index: int, g: int, period: int) -> int:
+    """The phase that stands for phase `index`: itself before g (alike_from), else the one of
+    its kind in the first cycle from g (past g, phases a cycle apart are alike)."""
+    return index if index < g else g + (index - g) % period
+
+
 def generic_from(scenario, seats, index: int, rounds: bool = False) -> int:
     """The first phase index >= index from which every phase is of a cycle kind and past
     every phase number the spec names (with `rounds`, and every number `round` is compared
@@ -272,7 +278,10 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
     rule out, for the invariants of reachable states (a function of a game and a state to
     their terms, or None when none were found); from then on every window assumes them.
     `budget`: the solver work the step questions may spend (solver.Budget), when limited.
-    ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
+    ("proved", k, None), ("unknown", None, reason), or why no proof was found: (STEP, None,
+    why) when the step reaches the event from a state the search cannot rule out (a longer
+    search may show it reachable, or let the step start later), ("open", None, why) when no
+    longer search can help (the windows leave play out, the spec reads `round`)."""
     def asked(solver, *parts):
         return budget.ask(solver, *parts) if budget is not None else ask(solver, *parts)
     sc = enc.sc
@@ -288,7 +297,8 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
         starts = list(range(max(L - k + 1, 0), max(g, L - k + 1) + period))
         proved = True
         for j in starts:
-            game, solver = windows_of(enc).get(j, k)
+            # A window past g is the one a cycle earlier: built once, whatever the depth.
+            game, solver = windows_of(enc).get(alike_phase(j, g, period), k)
             if game.restricted:
                 # A window that leaves some play out proves nothing: not worth a question.
                 return "open", None, game.restricted
@@ -310,14 +320,20 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
             if result.status == "sat":
                 proved = False
                 kind = "a state satisfying the invariants found" if invariant is not None else "a well-formed state"
-                last_reason = f"{kind} the search cannot rule out leads to {what} ({game.phases[k - 1]})"
+                at = sequence(sc, enc.game.start_state, j + k)[j + k - 1]
+                last_reason = f"{kind} the search cannot rule out leads to {what} ({at})"
                 break
         if proved:
             restricted = next((g.restricted for g, _ in windows_of(enc).games.values() if g.restricted), None)
             if restricted:
                 return "open", None, restricted
             return "proved", k, None
-    return "open", None, last_reason
+    return STEP, None, last_reason
+
+
+# prove_absent's answer when the induction step reaches the event from a state the bounded
+# search has not ruled out (its counterexample).
+STEP = "step"
 
 
 def _assumed(invariant, game: Game, k: int) -> list:

@@ -229,7 +229,7 @@ def strengthening(enc, budget: Budget | None = None):
 def proved_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | None]:
     """Whether side `sid` can never win in a game the rules decide, of any length, given
     that the bounded search found no such game within the encoding's L phases.
-    ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
+    As induction.prove_absent: ("proved", k, None), ("unknown", None, reason), or why not."""
     def event(game, i):
         return [game.states[i + 1]["winner"] == sid] + clean(game.vars[i])
     return prove_absent(enc, event, kmax, what="the win", invariants=strengthening(enc))

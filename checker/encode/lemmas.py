@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import z3
 
-from .induction import alike_from, state_terms
+from .induction import alike_from, alike_phase, state_terms
 from .solver import ask
 from .terms import Implies, Not, Or
 
@@ -136,7 +136,6 @@ def running_counts(game, windows, start: int, end: int) -> list:
 
 def _position(game, t: int) -> int:
     """The phase whose facts hold for phase t of `game` (as implied numbers them)."""
-    sc = game.sc
-    g = alike_from(sc, game.seats)
+    g = alike_from(game.sc, game.seats)
     index = game.first_phase + t
-    return index if g is None or index < g else g + (index - g) % len(sc.phases.cycle)
+    return index if g is None else alike_phase(index, g, len(game.sc.phases.cycle))
