@@ -59,9 +59,11 @@ def _unranged(game: Game, name):
 
 
 def use_vars(game: Game, t, a: Ability, key: int, moment, S, phase) -> Use:
-    # An ability of both moments of a day has a use at each: one name would make them one
-    # variable, used at both moments or at neither.
-    p = f"t{t}_{a.key}_{key}_" + ("after_" if moment == "after" else "")
+    # An ability of both moments of a day has a use at each: the one after the vote needs
+    # names of its own (one name is one variable: used at both moments or at neither). The
+    # others keep theirs, and with them the solver's models, which witnesses are read from.
+    both = moment == "after" and usable_in(game, a, phase, "before")
+    p = f"t{t}_{a.key}_{key}_" + ("after_" if both else "")
     used = game.bool(p + "used")
     actor = None
     if a.actor is not None and a.actor.kind == "team":
