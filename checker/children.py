@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import signal
 
-# Popen / create_subprocess_exec arguments: the child leads a new session, hence a new
-# process group (POSIX; elsewhere there are no groups to kill, and the child alone is).
-OWN_GROUP: dict[str, bool] = {"start_new_session": True} if os.name == "posix" else {}
+# `start_new_session=OWN_GROUP` (Popen, create_subprocess_exec): the child leads a new
+# session, hence a new process group (POSIX; elsewhere there are no groups to kill, and the
+# child alone is).
+OWN_GROUP: bool = os.name == "posix"
 
 
 def kill_group(pid: int) -> None:

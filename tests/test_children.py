@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 
 
 def test_killing_the_group_stops_the_grandchildren_too():
-    proc = subprocess.Popen([sys.executable, "-c", PARENT], **OWN_GROUP)
+    proc = subprocess.Popen([sys.executable, "-c", PARENT], start_new_session=OWN_GROUP)
     grandchild = wait_for(proc.pid, depth=1)
     try:
         assert grandchild
@@ -34,6 +34,6 @@ def test_killing_the_group_stops_the_grandchildren_too():
 
 
 def test_a_group_already_gone_is_nothing_to_kill():
-    proc = subprocess.Popen([sys.executable, "-c", "pass"], **OWN_GROUP)
+    proc = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=OWN_GROUP)
     proc.wait(10)
     kill_group(proc.pid)  # no error

@@ -155,7 +155,7 @@ class MafiaServer(LanguageServer):
             sys.executable, "-m", "mafiacheck", "check", path, "--format", "json",
             *os.environ.get("MAFIACHECK_LSP_CHECK_ARGS", "").split(),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            cwd=os.path.dirname(path) or None, **OWN_GROUP)
+            cwd=os.path.dirname(path) or None, start_new_session=OWN_GROUP)
         self.runs[uri] = proc
         if self.generation.get(uri, 0) != generation:
             self.cancel_solver(uri)  # changed while the run was starting

@@ -127,7 +127,7 @@ class Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from mafiacheck.serve.worker import main; main()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, encoding="utf-8", bufsize=1, **OWN_GROUP)
+            text=True, encoding="utf-8", bufsize=1, start_new_session=OWN_GROUP)
         self.ready = False
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
