@@ -535,6 +535,7 @@ class Use:
     pick: PlayerRef | None = None  # `vote tie P, Q then P`: the one the tie sends out
     retie: bool = False  # `vote tie P, Q then tie`: the second vote ties again
     ballots: tuple[PlayerRef, ...] | None = None  # `vote P by Q, R`: who voted for P
+    moment: str | None = None  # `… before vote` / `… after vote`: when in the day it acts
 
 
 @dataclass(frozen=True)

@@ -960,7 +960,7 @@ class _Builder(Transformer):
     def c_use(self, meta: Meta, children: list[Any]) -> ast.Use:
         tags = {c.tag: c.value for c in children[1:] if isinstance(c, _Tagged)}
         return ast.Use(children[0], tags.get("by"), tags.get("on", ()), tags.get("as", ()),
-                       span=self._span(meta))
+                       span=self._span(meta), moment=tags.get("moment"))
 
     def use_by(self, meta: Meta, children: list[Any]) -> _Tagged:
         return _Tagged("by", children[0])
@@ -970,6 +970,9 @@ class _Builder(Transformer):
 
     def use_as(self, meta: Meta, children: list[Any]) -> _Tagged:
         return _Tagged("as", tuple(children))
+
+    def use_moment(self, meta: Meta, children: list[Any]) -> _Tagged:
+        return _Tagged("moment", str(children[0]))
 
     def _expect(self, meta: Meta, kind: str, **fields: Any) -> ast.Expectation:
         return ast.Expectation(kind, span=self._span(meta), **fields)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from . import ast
 from .evaluate import Evaluator, State
-from .model import DAY_PHASES, NIGHT_PHASES, Scenario
+from .model import DAY_PHASES, NIGHT_PHASES, Ability, Scenario
 
 PHASE_WORDS = {"intro_day": "intro day", "intro_night": "intro night", "blind_day": "blind day",
                "day": "day", "night": "night"}
@@ -69,6 +69,26 @@ def matches(ref: ast.PhaseRef, phase: Phase, moment: str | None = None) -> bool:
     if phase.is_day:
         return (ref.moment or "before") == (moment or "before")
     return True
+
+
+def use_moment(ability: Ability, phase: Phase, given: str | None = None) -> str | None:
+    """When in the phase a use of the ability acts: None at night; by day "before" or "after"
+    the vote, or "vote" for a last-move card (played at the vote that draws it). A use whose
+    query says `before vote` or `after vote` acts then; otherwise at the first moment of the
+    day the ability holds at, and before the vote when it holds at neither (a use on its
+    trigger, or one a trigger made due)."""
+    if not phase.is_day:
+        return None
+    if ability.is_card and not ability.phases:
+        return "vote"
+    if given is not None:
+        return given
+    return next(iter(day_moments(ability, phase)), "before")
+
+
+def day_moments(ability: Ability, phase: Phase) -> tuple[str, ...]:
+    """The moments of a day its `at` holds at: ("before",), ("after",), both or none."""
+    return tuple(m for m in ("before", "after") if any(matches(r, phase, m) for r in ability.phases))
 
 
 def rule_applies_at(ref: ast.PhaseRef, phase: Phase, moment: str | None) -> bool:

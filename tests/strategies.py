@@ -2,7 +2,7 @@
 blocks and loaded through the real pipeline, so the differential runs reach every construct
 of the language: sides, roles with counters, plain roles and appearances, a team with or
 without a leader, abilities by role, team, moderator and holder at night, by day before and
-after the vote and on an intro night, targets, filters, limits, `choose`, `when`,
+after the vote (and at both moments of a day) and on an intro night, targets, filters, limits, `choose`, `when`,
 `mandatory`, `blocked uses …`, triggers, cards, every effect verb, rules with `for`,
 `unless`, `overrides`, `at`, the event predicates, `round`, the day's clauses, wins with
 readings, and priorities.
@@ -61,6 +61,11 @@ def _limits(draw, blocked: bool = True, per_game: bool = False) -> str:
 
 # Each block: a role (None for none) with what it brings (abilities, rules), drawn.
 
+# The lists of phases that name more than one moment of a day: both moments, in either order
+# and with `day` for the one before the vote, or each day its own moment.
+DAY_MOMENTS = ("day before vote, day after vote", "day after vote, day before vote", "day, day after vote",
+               "day 1 before vote, day from 2 after vote", "day 1, day 2 after vote, day from 3")
+
 @st.composite
 def doc(draw):
     when = draw(st.sampled_from(["", "when actor.heals > 0", "when round >= 2"]))
@@ -86,7 +91,8 @@ SEER_TARGETS = ("target.alive and target != actor", "target.alive and target.rol
 
 @st.composite
 def seer(draw):
-    at = draw(st.sampled_from(["night", "night from 2", "day before vote"]))
+    at = draw(st.sampled_from(["night", "night from 2", "day before vote", "night, day after vote",
+                               "night, day before vote, day after vote"]))
     learn = draw(st.sampled_from(["inquire", "learn target.side", "inquire; learn target.role"]))
     return "seer", (f'role seer "Seer" {{ side town }}\n'
                     f'ability look "Look" {{ by seer  at {at}  target where {draw(st.sampled_from(SEER_TARGETS))}\n'
@@ -192,11 +198,12 @@ def twin(draw):
 
 @st.composite
 def exposer(draw):
-    at = draw(st.sampled_from(["day before vote", "day after vote"]))
+    at = draw(st.sampled_from(["day before vote", "day after vote"] + list(DAY_MOMENTS)))
     what = draw(st.sampled_from(["side", "role"]))
     return "exposer", ('role exposer "Exposer" { side town }\n'
                        f'ability expose "Expose" {{ by exposer  at {at}  target where target.alive\n'
-                       f'  {draw(st.sampled_from(["limit 1 per game", ""]))}  effect reveal {what}; announce "exposed" }}\n')
+                       f'  {draw(st.sampled_from(["limit 1 per game", "", "limit no repeat"]))}  '
+                       f'effect reveal {what}; announce "exposed" }}\n')
 
 
 @st.composite

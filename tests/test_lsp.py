@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 import time
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 
 from conftest import ROOT
 from lsp_client import LspClient
+from processes import end, survivors, wait_for
 
 from mafiacheck.lsp.positions import from_utf16, to_utf16
 
@@ -362,13 +362,17 @@ def test_shutdown_stops_a_solver_run(tmp_path):
     c.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
     begin = c.wait(lambda m: m.get("method") == "$/progress" and m["params"]["value"]["kind"] == "begin")
     assert begin
-    time.sleep(0.5)
-    children = subprocess.run(["pgrep", "-P", str(c.proc.pid)], capture_output=True, text=True).stdout.split()
-    assert children  # the solver's child process
-    c.close()
-    time.sleep(0.5)
-    for pid in children:
-        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
+    # The `check` and the worker processes it forks for its analyses: those, killed with the
+    # `check` alone, went on solving (issue 11).
+    started = wait_for(c.proc.pid, depth=2)
+    try:
+        assert len(started) >= 2, started  # the solver's child process and its workers
+        c.close()
+        assert not survivors(started)
+    finally:
+        if c.proc.poll() is None:
+            c.close()
+        end(started)
 
 
 def test_recovery_in_query_files_and_specs_without_a_server():

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import ROOT
+from processes import descendants, end, survivors
 from serve_helper import Served
 
 STATIC = ROOT / "checker" / "serve" / "static"
@@ -134,6 +135,7 @@ def test_page_and_assets_are_local(served):
 
 def test_a_long_question_is_stopped_and_the_next_is_answered():
     s = Served("--timeout", "0.8", str(ROOT / "specs" / "night_of_mafia.mafia"))
+    workers = descendants(s.proc.pid)
     try:
         started = time.monotonic()
         status, raw = s.ask("night_of_mafia", "composition 12\nmust winner town within 20")
@@ -141,8 +143,36 @@ def test_a_long_question_is_stopped_and_the_next_is_answered():
         assert time.monotonic() - started < 10
         status, raw = s.ask("night_of_mafia", "composition 8\nnight 1 { }")
         assert status == 200, raw
+        workers |= descendants(s.proc.pid)
     finally:
         s.close()
+        left = survivors(workers)
+        end(workers)
+    assert workers and not left  # the worker stopped, its replacement and the others
+
+
+def test_shutdown_stops_a_solver():
+    # The server stopped (as `kill` stops it) while a question is being solved: no worker
+    # it started, nor anything a worker started, is left running.
+    s = Served(str(ROOT / "specs" / "night_of_mafia.mafia"))
+    asking = threading.Thread(target=lambda: _ask_quietly(s), daemon=True)
+    asking.start()
+    time.sleep(1.0)
+    workers = descendants(s.proc.pid)
+    try:
+        assert workers
+        s.close()
+        assert not survivors(workers)
+    finally:
+        end(workers)
+    asking.join(30)
+
+
+def _ask_quietly(s: Served) -> None:
+    try:
+        s.ask("night_of_mafia", "composition 12\nmust winner town within 20")
+    except OSError:
+        pass  # the server went away under the question: what the test does
 
 
 def test_cancel_stops_a_question():
@@ -162,7 +192,11 @@ def test_cancel_stops_a_question():
         status, raw = s.ask("night_of_mafia", "composition 8\nnight 1 { }")
         assert status == 200
     finally:
+        workers = descendants(s.proc.pid)
         s.close()
+        left = survivors(workers)
+        end(workers)
+    assert workers and not left
 
 
 def test_serves_given_specs_and_keeps_names_as_text(tmp_path):

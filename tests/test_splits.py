@@ -4,8 +4,14 @@ interpreter's answer and the encoding's, through `check`, `ask` or the different
 
 from pathlib import Path
 
+import pytest
+
 from playing import bind, interpret
 from mafiacheck.crosscheck.differential import compare
+from mafiacheck.crosscheck.witness import extract, model_of, replay
+from mafiacheck.encode.solver import Limits, check, make_solver
+from mafiacheck.encode.unroll import Game
+from mafiacheck.errors import SpecError
 from mafiacheck.pipeline import check_file, load
 from mafiacheck.queries import answer_all
 from mafiacheck.query_text import load_queries
@@ -191,3 +197,78 @@ def test_the_nights_protection_covers_an_action_its_exits_set_off():
     phase, uses = bound.phases[0]
     verdict = compare(sc, bound.state, phase, uses)
     assert verdict.agree, verdict.detail
+
+
+# ------------------------------------------------------------------ 10. both moments of a day
+
+def test_one_use_of_an_ability_of_both_moments_agrees():
+    # Its uses before and after the vote were one variable in the encoding, so a single use
+    # was impossible there (it had to be made at both moments).
+    sc = probe("both_moments")
+    for choices in ("jot on citizen@1  vote none", "jot on citizen@1 after vote  vote none",
+                    "jot on citizen@1 before vote  vote citizen@2"):
+        verdict = agree_on_first_phase(sc, f"query q {{ day 1 {{ {choices} }} }}")
+        assert verdict.agree and "agree" in verdict.detail, (choices, verdict.detail)
+        assert interpret(sc, f"query q {{ day 1 {{ {choices} }} }}").verdict == "determined"
+
+
+def test_an_ability_of_both_moments_acts_at_the_moment_the_query_names():
+    # Unsaid, at the first moment of the day its `at` names: before the vote, where the duel
+    # leaves the vote nobody to send out; after it, the vote sends him out first.
+    sc = probe("both_moments")
+    exits = {}
+    for moment in ("", " before vote", " after vote"):
+        text = f"query q {{ day 1 {{ duel on citizen@1{moment}  vote citizen@1 }} }}"
+        answer = interpret(sc, text)
+        assert answer.verdict == "determined", [p.message for p in answer.problems]
+        exits[moment] = [k for r in answer.outcomes[0].reports for _, k, _ in r.exits]
+        verdict = agree_on_first_phase(sc, text)
+        assert verdict.agree, (moment, verdict.detail)
+    assert exits[""] == exits[" before vote"] == ["duel"]
+    assert exits[" after vote"] == ["vote"]
+
+
+def test_an_ability_of_both_moments_is_used_once_a_day():
+    sc = probe("both_moments")
+    text = "query q { day 1 { jot on citizen@1  jot on citizen@2 after vote  vote none } }"
+    assert interpret(sc, text).verdict == "illegal"
+    verdict = agree_on_first_phase(sc, text)
+    assert verdict.agree and "illegal for the interpreter" in verdict.detail, verdict.detail
+
+
+def test_a_day_by_number_names_its_own_moment():
+    # `at day 1 before vote, day from 2 after vote`: on day 1 only before the vote (the
+    # interpreter once played it after the vote on every day, reading the kind alone).
+    sc = probe("both_moments")
+    assert interpret(sc, "query q { day 1 { peek on boss  vote none } }").verdict == "determined"
+    assert interpret(sc, "query q { day 1 { peek on boss after vote  vote none } }").verdict == "illegal"
+    for text in ("query q { day 1 { peek on boss  vote none } }",
+                 "query q { day 1 { peek on boss after vote  vote none } }"):
+        verdict = agree_on_first_phase(sc, text)
+        assert verdict.agree, (text, verdict.detail)
+
+
+def test_a_witness_says_when_in_the_day_a_use_was_made():
+    # A game the solver finds with the duel after the vote replays as that game.
+    sc = probe("both_moments")
+    seats = sc.compositions[0].seats()
+    game = Game(sc, seats, 1, symmetry=False)
+    pv = game.vars[0]
+    duel_after = next(u for u in pv.uses if u.ability.key == "duel" and u.moment == "after")
+    solver = make_solver(game.ctx, Limits(timeout=20), finite=game.finite)
+    solver.add(game.constraints)
+    solver.add(duel_after.used, duel_after.count == 1, duel_after.targets[0] == 2,
+               pv.vote_kind == 1, pv.vote_target == 2)
+    result = check(solver)
+    assert result.status == "sat"
+    w = extract(game, model_of(result))
+    assert "duel by @2 on @3 after vote" in w.script, w.script
+    answer = replay(game, w)
+    assert answer.verdict == "determined", [p.message for p in answer.problems]
+    assert [k for r in answer.outcomes[0].reports for _, k, _ in r.exits] == ["vote"]
+
+
+def test_a_moment_at_night_is_an_error():
+    sc = probe("both_moments")
+    with pytest.raises(SpecError, match="names a moment of a day"):
+        bind(sc, "query q { day 1 { vote none }  night 1 { shot on clerk after vote } }")

@@ -28,7 +28,7 @@ from ..interpreter.play import Player
 from ..interpreter.tally import count_problem
 from ..interpreter.ties import pick_problem
 from ..model import Scenario, TieRule
-from ..phases import Phase, matches, sequence
+from ..phases import Phase, day_moments, matches, sequence, use_moment
 from .witness import model_of
 
 if TYPE_CHECKING:
@@ -149,7 +149,12 @@ def random_choices(scenario: Scenario, state: State, phase: Phase, rng: random.R
             pool = alive if alive and rng.random() < 0.8 else list(range(n))
         targets = tuple(rng.sample(pool, min(count, len(pool))))
         values = [(ch.binds.key, rng.choice(scenario.choice_domain(ch, n))) for ch in a.choices]
-        uses.append(BoundUse(a.key, actor, targets, tuple(values), explicit_actor=actor is not None))
+        # An ability of both moments of a day: either (the rng is drawn only for one, so
+        # the walks of other specs stay as they were).
+        moments = day_moments(a, phase) if phase.is_day else ()
+        moment = rng.choice(moments) if len(moments) > 1 else None
+        uses.append(BoundUse(a.key, actor, targets, tuple(values), explicit_actor=actor is not None,
+                             moment=moment))
     if vote is not None:
         uses.append(vote)
     return uses
@@ -444,6 +449,13 @@ def fix_choices(game: Game, pv: PhaseVars, uses: list[BoundUse], scenario: Scena
         match = [v for v in pv.uses if v.ability.key == u.ability and v.key == key and id(v) not in chosen]
         if not match or len(u.targets) > len(match[0].targets) and ability.target_count is not None:
             return None
+        # By day, the use at the moment the interpreter plays it (an ability of both moments
+        # has one at each); with none at that moment, the encoding cannot make it.
+        moment = use_moment(ability, pv.phase, u.moment)
+        match = [v for v in match if not pv.phase.is_day or v.moment == moment]
+        if not match:
+            parts.append(z3.BoolVal(False, game.ctx))
+            continue
         v = match[0]
         chosen.add(id(v))
         parts.append(v.used)
@@ -523,6 +535,7 @@ CONSTRUCTS = (
     + ("round", "attribute plain", "appearance",
        "by role", "by team", "by moderator", "by holder", "by drawer (card)",
        "at night", "at day before vote", "at day after vote", "at intro phase",
+       "at day before and after vote, used before", "at day before and after vote, used after",
        "target filter", "targets N", "choose role", "choose option", "choose variant",
        "when", "mandatory use", "mandatory use omitted (illegal)",
        "limit per game", "limit per night", "limit on self", "limit no repeat",
@@ -664,8 +677,12 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
                     out.add("at intro phase")
                 elif phase.is_night:
                     out.add("at night")
-                elif phase.kind == "day":
-                    out.add("at day after vote" if ref.moment == "after" else "at day before vote")
+        if phase.kind == "day" and day_moments(a, phase):
+            # The moment the use was played at, of those its `at` names for the day.
+            when = use_moment(a, phase, u.moment)
+            out.add("at day after vote" if when == "after" else "at day before vote")
+            if len(day_moments(a, phase)) > 1:
+                out.add(f"at day before and after vote, used {when}")
         if a.target_filter is not None and u.targets:
             out.add("target filter")
         if a.target_count is not None and len(u.targets) > 1 or (

@@ -18,6 +18,7 @@ from ..interpreter.bind import Binder
 from ..interpreter.play import Answer, Outcome, Player
 from ..model import Scenario
 from ..moderator_log import Names, phase_lines
+from ..phases import use_moment
 from ..query_text import load_queries
 from ..text import quote
 
@@ -87,6 +88,8 @@ def extract(game: Game | Prefix, model: z3.ModelRef, upto: int | None = None, na
                              "option": ids.options}.get(ch.kind)
                     shown.append(table[v] if table is not None else f"@{v + 1}")
                 text += " as " + ", ".join(shown)
+            if u.moment in ("before", "after") and u.moment != use_moment(a, pv.phase):
+                text += f" {u.moment} vote"  # an ability of both moments, used at its second
             choices.append(text)
         if pv.vote_kind is not None:
             kind = _val(model, pv.vote_kind)

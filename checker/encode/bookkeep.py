@@ -49,9 +49,9 @@ def bookkeep(game: Game, pv: PhaseVars, S, cur, phase: Phase) -> dict:
             skey = ("self",) + key
             st["uses_open"][skey] = If(taken_self, cur["uses_open"][skey] + 1, cur["uses_open"][skey])
         if lk in st["last"]:
-            u = mine[0]
-            targets = game.env_of(u).get("targets")
-            st["last"][lk] = [And(u.acts, targets.member[s]) if targets is not None else game.B(False)
+            # By day, the targets of the one use made, before the vote or after it.
+            st["last"][lk] = [Or([And(u.acts, game.env_of(u)["targets"].member[s]) for u in mine
+                                  if game.env_of(u).get("targets") is not None] or [F])
                               for s in range(game.n)]
     if st["idle"]:
         st["idle"] = dict(cur["idle"])

@@ -59,7 +59,11 @@ def _unranged(game: Game, name):
 
 
 def use_vars(game: Game, t, a: Ability, key: int, moment, S, phase) -> Use:
-    p = f"t{t}_{a.key}_{key}_"
+    # An ability of both moments of a day has a use at each: the one after the vote needs
+    # names of its own (one name is one variable: used at both moments or at neither). The
+    # others keep theirs, and with them the solver's models, which witnesses are read from.
+    both = moment == "after" and usable_in(game, a, phase, "before")
+    p = f"t{t}_{a.key}_{key}_" + ("after_" if both else "")
     used = game.bool(p + "used")
     actor = None
     if a.actor is not None and a.actor.kind == "team":
@@ -487,6 +491,17 @@ def card_once(game: Game, pv: PhaseVars) -> None:
             flags = [u.used for u in pv.uses if u.ability.key == a.key]
             if len(flags) > 1:
                 game.add(compare_op("<=", count_of(flags, game.ctx), 1))
+
+
+def once_a_day(game: Game, pv: PhaseVars) -> None:
+    """As legal.check: a player uses an ability once in a phase (the encoding refuses a limit
+    of more per phase), so an ability of both moments of a day is used at one of them."""
+    by_key: dict[tuple[str, int], list] = {}
+    for u in pv.uses:
+        by_key.setdefault((u.ability.key, u.key), []).append(u.used)
+    for flags in by_key.values():
+        if len(flags) > 1:
+            game.add(compare_op("<=", count_of(flags, game.ctx), 1))
 
 
 def team_once(game: Game, pv: PhaseVars) -> None:

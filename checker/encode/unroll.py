@@ -486,6 +486,7 @@ class Game:
         for u in pv.uses:
             self.add(Implies(u.used, pv.active))
             legality.legal(self, u, pv, S, phase, view0)
+        legality.once_a_day(self, pv)
         legality.team_once(self, pv)
         legality.card_once(self, pv)
         cur, due = count_down(self, S, phase)

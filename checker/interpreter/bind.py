@@ -30,6 +30,7 @@ class BoundUse:
     pick: int | None = None  # a tie: the one it sends out (`then P`)
     ballots: tuple[int, ...] | None = None  # `vote P by Q, R`: who voted for P (a tallied vote)
     retie: bool = False  # a tie under `tie revote`: the second vote ties again (`then tie`)
+    moment: str | None = None  # `… before vote` / `… after vote` (phases.use_moment)
 
     def value_map(self) -> dict[str, str]:
         return dict(self.values)
@@ -323,6 +324,9 @@ class Binder:
                            f"{'' if block.number is None else ' ' + str(block.number)}",
                            block.span)
                 break
+            for u in block.uses:
+                if u.moment is not None and not phase.is_day:
+                    self.error(f"`{u.moment} vote` names a moment of a day; {phase} has no vote", u.span)
             out.append((phase, [self._use(u, seats) for u in block.uses]))
         state.phase_index = start - 1
         return out
@@ -385,5 +389,5 @@ class Binder:
                        f"got {len(u.values)}", u.span)
         values = tuple(zip(binds, (v.key for v in u.values)))
         return BoundUse(ability.key, actor, targets, values, explicit_actor=u.by is not None,
-                        span=u.span)
+                        span=u.span, moment=u.moment)
 

@@ -36,7 +36,7 @@ MAX_CANDIDATES = 20_000
 
 
 def missing(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse],
-            drawn: frozenset, moment_of: Callable[[Ability], str],
+            drawn: frozenset, moment_of: Callable[[Ability], str | None],
             trigger_possible: Callable[[Ability, BoundUse, list[BoundUse]], bool]) -> list[Problem]:
     """The obligations this phase's choices leave unmet, one problem each."""
     out = []
@@ -75,7 +75,7 @@ def on_trigger_only(ability: Ability, phase: Phase, state: State | None = None) 
 
 
 def unmet_on_trigger(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse],
-                     triggered: set, drawn: frozenset, moment_of: Callable[[Ability], str]) -> list[Problem]:
+                     triggered: set, drawn: frozenset, moment_of: Callable[[Ability], str | None]) -> list[Problem]:
     """The obligations of mandatory abilities that act at once on their trigger, in one outcome
     of the phase: each holder whose trigger happened (`triggered`: (ability, seat)) must have
     been given a use, if some use would have been legal, judged as any use on its trigger is

@@ -14,7 +14,7 @@ from ..evaluate import Env, EvalError, Evaluator, State, Value
 from ..holes import Hole
 from ..model import Ability, Scenario, TieRule
 from ..narrow import effect_name, present
-from ..phases import Phase, matches
+from ..phases import Phase, matches, use_moment
 from ..vocabulary import flat
 from . import obligations
 from .bind import BoundQuery, BoundUse
@@ -201,16 +201,11 @@ class Player:
             out.extend(step(st, rep))
         return out
 
-    def _moment(self, u: BoundUse, phase: Phase) -> str:
-        return self._moment_of(ability_of(self.sc, u), phase)
+    def _moment(self, u: BoundUse, phase: Phase) -> str | None:
+        return use_moment(ability_of(self.sc, u), phase, u.moment)
 
-    def _moment_of(self, ability: Ability, phase: Phase) -> str:
-        if ability.is_card and not ability.phases:
-            return "vote"  # a last-move card is played at the vote that draws it
-        for ref in ability.phases:
-            if ref.phase.key == phase.kind and ref.moment == "after":
-                return "after"
-        return "before"
+    def _moment_of(self, ability: Ability, phase: Phase) -> str | None:
+        return use_moment(ability, phase)
 
     def _on_trigger_only(self, u: BoundUse, phase: Phase) -> bool:
         """A use of an ability that acts only when its trigger happens, in this phase."""
@@ -242,7 +237,7 @@ class Player:
             if u.ability is not None and u.actor is None:
                 ability = self.sc.ability_by_key[u.ability]
                 actor, _ = default_actor(self.sc, state, ability, phase, drawn)
-                u = BoundUse(u.ability, actor, u.targets, u.values, u.vote, False, u.span)
+                u = BoundUse(u.ability, actor, u.targets, u.values, u.vote, False, u.span, moment=u.moment)
             out.append(u)
         given = {u.ability for u in out}
         for ability in self.sc.abilities:

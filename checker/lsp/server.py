@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sys
+from types import FrameType
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
@@ -20,6 +22,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..children import OWN_GROUP, kill_group
 from ..errors import SpecError
 from . import document as D
 from .positions import Lines
@@ -152,7 +155,7 @@ class MafiaServer(LanguageServer):
             sys.executable, "-m", "mafiacheck", "check", path, "--format", "json",
             *os.environ.get("MAFIACHECK_LSP_CHECK_ARGS", "").split(),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            cwd=os.path.dirname(path) or None)
+            cwd=os.path.dirname(path) or None, start_new_session=OWN_GROUP)
         self.runs[uri] = proc
         if self.generation.get(uri, 0) != generation:
             self.cancel_solver(uri)  # changed while the run was starting
@@ -184,15 +187,22 @@ class MafiaServer(LanguageServer):
         self.publish(uri)
 
     def cancel_solver(self, uri: str) -> bool:
+        """Stop the file's run: the `check` and its worker processes, which hold its output
+        open (so the run ends) and would otherwise go on solving. Its group is killed even
+        when the `check` has already ended, for the workers it may have left; a group's id is
+        not reused while one of its processes lives."""
         self.generation[uri] = self.generation.get(uri, 0) + 1
         proc = self.runs.pop(uri, None)
-        if proc is not None and proc.returncode is None:
-            try:
-                proc.kill()
-            except ProcessLookupError:
-                pass
-            return True
-        return False
+        if proc is None:
+            return False
+        running = proc.returncode is None
+        kill_group(proc.pid)
+        return running
+
+    def stop_all(self) -> None:
+        """No run outlives the server."""
+        for uri in list(self.runs):
+            self.cancel_solver(uri)
 
 
 def _span(path: str, data: dict | None) -> Span | None:
@@ -280,8 +290,7 @@ def did_close(ls: MafiaServer, params: types.DidCloseTextDocumentParams) -> None
 
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: MafiaServer, params: None = None) -> None:
-    for uri in list(ls.runs):
-        ls.cancel_solver(uri)  # no solver run outlives the editor
+    ls.stop_all()  # no solver run outlives the editor
 
 
 @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
@@ -412,5 +421,15 @@ def main() -> int:
     from ..parser import lark_parser
 
     lark_parser()  # build the parser before the first keystroke, not on it
-    server.start_io()
+
+    def terminated(signum: int, frame: FrameType | None) -> None:
+        server.stop_all()  # an editor that stops the server without `shutdown`
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        server.start_io()
+    finally:
+        server.stop_all()  # `exit` without `shutdown`, or the editor's end of the pipe closed
     return 0

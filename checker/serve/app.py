@@ -32,6 +32,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
+from ..children import OWN_GROUP, kill_group
+
 if TYPE_CHECKING:
     from ..model import Ability
 
@@ -125,7 +127,7 @@ class Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from mafiacheck.serve.worker import main; main()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, encoding="utf-8", bufsize=1)
+            text=True, encoding="utf-8", bufsize=1, start_new_session=OWN_GROUP)
         self.ready = False
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -146,10 +148,10 @@ class Worker:
             self.ready = True
 
     def kill(self) -> None:
-        try:
-            self.proc.kill()
-        except OSError:
-            pass
+        """The worker and whatever it started (children.kill_group): a question stopped
+        leaves nothing solving."""
+        if self.proc.poll() is None:
+            kill_group(self.proc.pid)
         self.proc.wait()
 
 
