@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from collections.abc import Iterable, Iterator
+from typing import Any, Callable
 
 import z3
 
 from .. import registry
-from ..crosscheck.witness import Witness, evidence, extract, replay
+from ..crosscheck.witness import Witness, evidence, extract, model_of, replay
 from ..encode.blocking import MAX_READERS
 from ..encode.solver import Budget, Limits, Result, ask, check, make_solver, sparing, spent
 from ..encode.terms import Unsupported
 from ..encode.unroll import Game, Prefix
 from ..errors import SpecError
 from ..findings import Finding, Related, Verdict
-from ..model import Composition, Scenario
+from ..model import Ability, Composition, Scenario
+from ..narrow import present
+from ..source import Span
 
 
 # How deep the default check searches: a question no game of the first rounds answers is
@@ -31,6 +34,12 @@ DEFAULT_DEPTH = 3
 # (godfather_jack: about 1.5 times the CPU of its whole check, followed to 6 rounds, for two
 # questions that stay open), so one round past the default.
 FURTHER_DEPTH = DEFAULT_DEPTH + 1
+
+
+# The goal of a search at phase t of an encoding's game (the conditions, joined by `and`).
+GoalAt = Callable[["Encoded", int], list]
+# What a question asks at phase i of any game, a proof's free-start window included.
+EventAt = Callable[[Any, int], list]
 
 
 @dataclass
@@ -82,7 +91,7 @@ class Search:
     undecided: str | None = None
     # What the question asks at phase i of any game (a free-start window included): the
     # event a proof for every length rules out (Encoded.unanswered), when the search says no.
-    event: Callable | None = None
+    event: EventAt | None = None
     # The proof for every length already tried at this depth (Encoded.further): prove_absent's
     # answer, which the verdict then reads (Encoded.settle).
     proof: tuple | None = None
@@ -134,12 +143,19 @@ class Encoded:
         most MAX_READERS uses a phase of a blocking ability more players could hold), when it
         can matter: more living holders than that at once within the bound. None when it
         cannot."""
-        if self.game.restricted is None:
+        if self.prefix.restricted is None:
             return None
         if not hasattr(self, "_unfollowed"):
             why = self._many_holders(MAX_READERS + 1)
-            self._unfollowed = None if why is None else f"{why}, and {self.game.restricted}"
+            self._unfollowed = None if why is None else f"{why}, and {self.prefix.restricted}"
         return self._unfollowed
+
+    @property
+    def prefix(self) -> Prefix:
+        """The game, for an encoding that was built (the analyses set the others aside)."""
+        if self.game is None:
+            raise ValueError(f"{self.where} is not encoded: {self.error}")
+        return self.game
 
     @property
     def depth_limit(self) -> int:
@@ -180,22 +196,23 @@ class Encoded:
             enc = longer
         return enc
 
-    def search_after_clean(self, conditions_at: Callable[[Encoded, int], list]) -> Search:
+    def search_after_clean(self, conditions_at: Callable[[Any, int], list]) -> Search:
         """`search` for the earliest phase where one of conditions_at(enc, t) holds, after a
-        game the rules decide up to it."""
-        def goal(enc, t):
+        game the rules decide up to it. conditions_at reads only `enc.game`: it is asked of
+        an Encoded and of a proof's window (Window)."""
+        def goal(enc: Encoded, t: int) -> list:
             here = conditions_at(enc, t)
             if not here:
-                return [z3.BoolVal(False, enc.game.ctx)]
+                return [z3.BoolVal(False, enc.prefix.ctx)]
             return [z3.Or(here), enc.clean_until(t - 1)]
 
-        def event(game, i):  # in any game: a window of a proof too (encode/induction.py)
+        def event(game: Game, i: int) -> list:  # in any game: a window of a proof too (encode/induction.py)
             here = conditions_at(Window(game), i)
             return [z3.Or(here) if here else z3.BoolVal(False, game.ctx)]
         return self.search(goal, quiet=True, event=event)
 
-    def search(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
-               quiet: bool = False, event: Callable | None = None) -> Search:
+    def search(self, goal_at: GoalAt, fast: bool = False,
+               quiet: bool = False, event: EventAt | None = None) -> Search:
         """`deepen`, the question's `event` kept with the answer (see Search.event); a "no"
         whose proof for every length does not close is followed further (`further`)."""
         found = replace(self.deepen(goal_at, fast, quiet), event=event)
@@ -203,7 +220,7 @@ class Encoded:
             return self.further(found, goal_at, fast, quiet)
         return found
 
-    def further(self, found: Search, goal_at, fast: bool, quiet: bool) -> Search:
+    def further(self, found: Search, goal_at: GoalAt, fast: bool, quiet: bool) -> Search:
         """k-induction's other half. A question no game up to found's depth answers, whose
         induction step reaches the event from a state the search has not ruled out, is asked
         of a game one round longer, and so on up to Options.further_to rounds, within the
@@ -214,8 +231,9 @@ class Encoded:
         from ..encode.induction import STEP
 
         while True:
-            found = replace(found, proof=self.prove(found))
-            if found.proof[0] != STEP or found.depth >= self.options.further_to:
+            proof = self.prove(found)
+            found = replace(found, proof=proof)
+            if proof[0] != STEP or found.depth >= self.options.further_to:
                 return found
             if self.depths.further_work is None:
                 self.depths.further_work = Budget(FURTHER_WORK * self.options.rlimit)
@@ -223,9 +241,9 @@ class Encoded:
             longer = self.at_bound(found.depth + 1)
             if budget.exhausted or isinstance(longer, str):
                 return found
-            start, before = len(found.enc.game.vars), spent(longer.solver)
+            start, before = len(found.enc.prefix.vars), spent(longer.solver)
             with longer.sparing(min(self.options.rlimit, budget.left)):
-                status, t, result = longer.first(lambda t, e=longer: goal_at(e, t), fast, quiet, start=start)
+                status, t, result = longer.first(lambda t: goal_at(longer, t), fast, quiet, start=start)
             budget.left -= spent(longer.solver) - before
             if status == "sat":
                 return Search(status, t, result, longer, event=found.event)
@@ -233,7 +251,7 @@ class Encoded:
                 return found
             found = Search(status, None, None, longer, event=found.event)
 
-    def deepen(self, goal_at: Callable[[Encoded, int], list], fast: bool = False,
+    def deepen(self, goal_at: GoalAt, fast: bool = False,
                quiet: bool = False) -> Search:
         """`first`, in ever longer games: a goal no game of this encoding's rounds reaches is
         asked of a game one round longer (its later phases only: the earlier ones are the
@@ -245,15 +263,16 @@ class Encoded:
             longer = self.at_bound(found.depth + 1)
             if isinstance(longer, str):
                 return replace(found, gave_up=longer)
-            start = len(found.enc.game.vars)
-            status, t, result = longer.first(lambda t, e=longer: goal_at(e, t), fast, quiet, start=start)
+            start = len(found.enc.prefix.vars)
+            status, t, result = longer.first(lambda t: goal_at(longer, t), fast, quiet, start=start)
             if status == "unknown":
-                why = f"a game of {longer.options.bound} rounds: the solver gave up ({result.reason})"
+                reason = result.reason if result is not None else "unknown"
+                why = f"a game of {longer.options.bound} rounds: the solver gave up ({reason})"
                 return self.past(found, longer, goal_at, why, fast, quiet)
             found = Search(status, t, result, longer)
         return found
 
-    def past(self, found: Search, longer: Encoded, goal_at, why: str, fast: bool, quiet: bool) -> Search:
+    def past(self, found: Search, longer: Encoded, goal_at: GoalAt, why: str, fast: bool, quiet: bool) -> Search:
         """A question no game up to found's depth answers and the solver gave up on one
         round longer: shown by a game one round longer still, which is often far easier to
         find than a proof that there is none (the witness then says that a shorter game is
@@ -263,18 +282,18 @@ class Encoded:
         # Only a witness is looked for, so what the longer encoding leaves out is no matter.
         deeper = longer.built(longer.options.bound + 1)
         if deeper.error is None:
-            start = len(longer.game.vars)
+            start = len(longer.prefix.vars)
             with deeper.sparing(self.options.rlimit // PAST_WORK):
-                status, t, result = deeper.first(lambda t, e=deeper: goal_at(e, t), fast, quiet, start=start)
+                status, t, result = deeper.first(lambda t: goal_at(deeper, t), fast, quiet, start=start)
             if status == "sat":
                 return Search(status, t, result, deeper, undecided=why)
         return replace(found, gave_up=why)
 
     @contextlib.contextmanager
-    def sparing(self, rlimit: int):
+    def sparing(self, rlimit: int) -> Iterator[None]:
         """This encoding's questions limited to `rlimit` while inside (solver.sparing), the
         solvers made meanwhile (the arithmetic one a question falls back on) included."""
-        self._spare = rlimit
+        self._spare: int | None = rlimit
         try:
             with sparing([self.solver, getattr(self, "_fast", None), getattr(self, "_arithmetic", None)],
                          rlimit, self.options.rlimit):
@@ -296,7 +315,7 @@ class Encoded:
         where fewer hold it, the limit leaves nothing out, so up to the first phase with
         `many` holders the game as encoded is the rules' own (the later phases, whose limits
         could cut a game short, are no part of the question)."""
-        game = self.game
+        game = self.prefix
         # One question a limited phase and ability, on which every encoded analysis of the
         # composition depends: a larger share of the solver's work than an analysis's.
         solver = make_solver(game.ctx, Limits(self.options.timeout, HOLDERS_WORK * self.options.rlimit), True)
@@ -321,11 +340,13 @@ class Encoded:
             clear[many] = t + 1
         return None
 
-    def _holds(self, ability, t: int) -> list:
+    def _holds(self, ability: Ability, t: int) -> list:
         """Per seat: a living holder of the ability at the start of phase t."""
-        wanted = [self.game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
-        st = self.game.states[t]
-        return [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(self.game.n)]
+        actor = present(ability.actor, f"the holder of {ability.key}")  # a crowded ability is a role's
+        holders = actor.roles or (present(actor.name, f"the role holding {ability.key}"),)
+        wanted = [self.prefix.ids.roles.index(r.key) for r in holders]
+        st = self.prefix.states[t]
+        return [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(self.prefix.n)]
 
     @property
     def where(self) -> str:
@@ -335,36 +356,36 @@ class Encoded:
     def composition(self) -> str:
         return f"composition {self.comp.title}, default settings"
 
-    def B(self, v):
-        return z3.BoolVal(v, self.game.ctx)
+    def B(self, v: bool) -> z3.BoolRef:
+        return z3.BoolVal(v, self.prefix.ctx)
 
     def clean_until(self, t: int) -> z3.BoolRef:
         """No phase up to t leaves anything to the moderator (holes, contradictions): a
         witness the rules decide from start to end. (True for t < 0: no phase yet.)"""
         from ..encode.induction import clean
 
-        parts = [c for pv in self.game.vars[: max(t + 1, 0)] for c in clean(pv)]
+        parts = [c for pv in self.prefix.vars[: max(t + 1, 0)] for c in clean(pv)]
         return z3.And(parts) if parts else self.B(True)
 
     @property
-    def fast(self):
+    def fast(self) -> z3.Solver:
         """A second solver on the same game, with the preprocessing of solver.PREPROCESS:
         about twice as fast, same answers, other games as models. For the analyses whose
         findings do not describe a model (which abilities are ever used, which sides can
         win); kept apart so that the main solver's history, which the stalemate search's
         candidates depend on, stays as it was."""
-        if self.options.preprocess or self.game.finite:
+        if self.options.preprocess or self.prefix.finite:
             return self.solver
         if getattr(self, "_fast", None) is None:
-            self._fast = make_solver(self.game.ctx, self.limits, True)
+            self._fast = make_solver(self.prefix.ctx, self.limits, True)
             self._fast.add(self.constraints)
         return self._fast
 
-    def ask(self, *goal, fast: bool = False) -> Result:
+    def ask(self, *goal: object, fast: bool = False) -> Result:
         """Whether the game can meet the goal (conditions joined by `and`)."""
         parts = [g for item in goal for g in (item if isinstance(item, (list, tuple)) else [item])]
         result = ask(self.fast if fast else self.solver, *parts)
-        if result.status == "unknown" and self.game.finite:
+        if result.status == "unknown" and self.prefix.finite:
             # The two solvers give up on different questions (their resource limits count
             # different work): a question the finite-domain one cannot settle goes to the
             # arithmetic one before it is called inconclusive.
@@ -376,25 +397,26 @@ class Encoded:
     @property
     def arithmetic(self) -> z3.Solver:
         if getattr(self, "_arithmetic", None) is None:
-            self._arithmetic = make_solver(self.game.ctx, self.limits, True)
+            self._arithmetic = make_solver(self.prefix.ctx, self.limits, True)
             self._arithmetic.add(self.constraints)
         return self._arithmetic
 
-    def first(self, goal_at, fast: bool = False, quiet: bool = False,
+    def first(self, goal_at: Callable[[int], list], fast: bool = False, quiet: bool = False,
               start: int = 0) -> tuple[str, int | None, Result | None]:
         """The earliest phase t >= start where goal_at(t) can hold: ("sat", t, result) with
         the shortest game, ("unsat", None, None) within the bound, or ("unknown", None, result).
 
         The whole bound is asked first, so a goal no game reaches costs one question; only a
         reachable goal is narrowed down to its earliest phase."""
-        T = len(self.game.vars)
+        T = len(self.prefix.vars)
         goals = {t: z3.And(*_flat(goal_at(t))) for t in range(start, T)}
         if not goals:
             return "unsat", None, None
         overall = self.ask(z3.Or(list(goals.values())), fast=fast)
         if overall.status != "sat":
             return overall.status, None, (overall if overall.status == "unknown" else None)
-        latest = next(t for t in goals if z3.is_true(overall.model.eval(goals[t], model_completion=True)))
+        model = model_of(overall)
+        latest = next(t for t in goals if z3.is_true(model.eval(goals[t], model_completion=True)))
         best = (latest, overall)
         for t in range(start, latest):
             result = self.ask(goals[t], fast=fast)
@@ -405,7 +427,7 @@ class Encoded:
             best = (best[0], self.quieter(goals[best[0]], best[1], best[0], fast))
         return "sat", best[0], best[1]
 
-    def quieter(self, goal, result: Result, t: int, fast: bool = False) -> Result:
+    def quieter(self, goal: object, result: Result, t: int, fast: bool = False) -> Result:
         """A game for the same goal with fewer actions: the model's uses up to phase t are
         dropped, a phase at once and then one at a time, in the encoding's order, wherever
         the goal still holds without them. A witness should show the moderator only what the
@@ -415,18 +437,18 @@ class Encoded:
         solver.push()
         try:
             solver.add(*_flat(goal))
-            off = []
+            off: list[z3.BoolRef] = []
 
-            def without(flags):
+            def without(flags: list[z3.BoolRef]) -> bool:
                 nonlocal result
                 again = check(solver, *off, *flags)
                 if again.status == "sat":
                     off.extend(flags)
                     result = again
                 return again.status == "sat"
-            for pv in self.game.vars[: t + 1]:
+            for pv in self.prefix.vars[: t + 1]:
                 used = {u.used.get_id() for u in pv.uses
-                        if z3.is_true(result.model.eval(u.used, model_completion=True))}
+                        if z3.is_true(model_of(result).eval(u.used, model_completion=True))}
                 # What the game does not use stays unused, so a later, quieter game cannot
                 # bring back an action here that was never tried without.
                 off += [z3.Not(u.used) for u in pv.uses if u.used.get_id() not in used]
@@ -443,9 +465,9 @@ class Encoded:
         """The model's game as a witness, replayed through the interpreter. If the replay
         cannot even be set up, the witness comes back with no answer: callers then report an
         internal inconclusive, as for any witness that does not replay."""
-        w = extract(self.game, result.model, upto=t, label=label)
+        w = extract(self.prefix, result.model, upto=t, label=label)
         try:
-            replay(self.game, w)
+            replay(self.prefix, w)
         except SpecError as exc:
             from ..interpreter.play import Answer
             w.answer = Answer("witness", label, "unreplayable", [], [], [])
@@ -453,9 +475,10 @@ class Encoded:
         return w
 
     def witness_json(self, w: Witness) -> dict:
-        return evidence(w, self.sc, self.game.seats)
+        return evidence(w, self.sc, self.prefix.seats)
 
-    def inconclusive(self, what: str, reason: str, span=None, witness: Witness | None = None) -> Finding:
+    def inconclusive(self, what: str, reason: str, span: Span | None = None,
+                     witness: Witness | None = None) -> Finding:
         """An undecided question. When a solver's game failed to replay, the game is attached:
         it is the evidence for the bug report."""
         c = registry.CODES[registry.INCONCLUSIVE]
@@ -463,14 +486,15 @@ class Encoded:
                        span or self.sc.span,
                        witness=self.witness_json(witness) if witness is not None else None)
 
-    def unanswered(self, found: Search, what: str, span=None) -> Finding | None:
+    def unanswered(self, found: Search, what: str, span: Span | None = None) -> Finding | None:
         """A question the search did not answer: the solver gave up, or no game answered it
         but the search stopped short of its depth (a longer game could not be built, or the
         solver gave up on it). Not a pass but an inconclusive finding that says how deep it
         searched and why it stopped. None when the search found a game or went the whole
         way."""
         if found.status == "unknown":
-            return found.enc.inconclusive(what, f"the solver gave up ({found.result.reason})", span)
+            reason = found.result.reason if found.result is not None else "unknown"
+            return found.enc.inconclusive(what, f"the solver gave up ({reason})", span)
         if found.status != "unsat":
             return None
         if found.gave_up is None:
@@ -524,7 +548,7 @@ class Encoded:
         exc = self.error
         return Finding(registry.INCONCLUSIVE, "inconclusive", "error",
                        f"{what} could not be checked: the Z3 encoding does not support {exc} yet",
-                       exc.span or self.sc.span)
+                       (exc.span if exc is not None else None) or self.sc.span)
 
 
 # The share of a question's resource limit each try past a depth the solver gave up on gets
@@ -549,15 +573,15 @@ class Window:
     """A game seen as an encoding, for the questions' conditions (conditions_at(enc, t) reads
     only enc.game): a free-start window of a proof is asked what the search asked."""
 
-    def __init__(self, game):
+    def __init__(self, game: Game):
         self.game = game
         self.error = None
 
 
-def _flat(goal):
+def _flat(goal: object) -> list:
     return [g for item in (goal if isinstance(goal, (list, tuple)) else [goal])
             for g in (item if isinstance(item, (list, tuple)) else [item])]
 
 
-def related(spans) -> tuple[Related, ...]:
+def related(spans: Iterable[tuple[str, Span]]) -> tuple[Related, ...]:
     return tuple(Related(msg, span) for msg, span in spans)
