@@ -136,7 +136,7 @@ def test_groups_in_their_own_processes_give_the_one_process_report():
 
     spec = "examples/broken/commando_citizen_max_one.mafia"
     cli = run("check", spec, "--format", "json", "--bound", "1")
-    alone = check_file(spec, options=Options(bound=1, deepen_to=1))
+    alone = check_file(spec, options=Options(bound=1, deepen_to=1, further_to=1))
     assert any(f.kind == "stalemate" for f in alone.findings)
     assert any(f.kind != "stalemate" for f in alone.findings)
     assert cli.stdout == json_report.render([alone])
