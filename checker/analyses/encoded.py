@@ -278,7 +278,7 @@ class Encoded:
         """Per seat: a living holder of the ability at the start of phase t."""
         wanted = [self.game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
         st = self.game.states[t]
-        return [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(self.game.n)]
+        return [z3.And(st.alive[s], z3.Or([st.roles[s] == r for r in wanted])) for s in range(self.game.n)]
 
     @property
     def where(self) -> str:

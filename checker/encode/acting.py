@@ -76,14 +76,14 @@ def _takes_effect(p: Pass, u, blocking: Blocking, gate: dict):
     if id(u) in pv.fired and not game.leave_triggered(a):
         # Triggered by an attack or by the vote: it acts in the pass where that happens.
         hit = game.trigger_hit(u, p.events)
-        pend = S["pending"].get((a.key, u.key, pv.phase.kind), F)
+        pend = S.pending.get((a.key, u.key, pv.phase.kind), F)
         before = pv.fired[id(u)]
         eff = And(eff, Not(before), Or(hit, pend))
         pv.fired[id(u)] = Or(before, And(u.used, hit))
         if a.mandatory:  # for the obligation on its trigger (legality.trigger_obligations)
             pv.happened[id(u)] = Or(pv.happened.get(id(u), F), hit)
     if a.is_card:
-        eff = And(eff, Or(S["drawn"][u.key], p.events.get(("drawn", u.key)), p.events.get(("voted", u.key))))
+        eff = And(eff, Or(S.drawn[u.key], p.events.get(("drawn", u.key)), p.events.get(("voted", u.key))))
     return eff
 
 

@@ -12,6 +12,7 @@ from ..vocabulary import STATE_WRITES
 from .phase_vars import NONE
 from .passes import Pass
 from .rule_pass import settle
+from .state import SymState
 from .terms import And, Eq, If, Not, Or, Unsupported, compare_op
 
 if TYPE_CHECKING:
@@ -19,12 +20,11 @@ if TYPE_CHECKING:
 
 
 
-def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
+def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> SymState:
     game, pv, S, n = p.game, p.pv, p.S, p.n
-    st = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in S.items()}
-    st["counters"] = [dict(cs) for cs in S["counters"]]
-    st["alive"] = [And(S["alive"][s], Not(leave[s])) for s in range(n)]
-    st["left_by"] = [If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
+    st = S.copy()
+    st.alive = [And(S.alive[s], Not(leave[s])) for s in range(n)]
+    st.left_by = [If(leave[s], kind_of[s], S.left_by[s]) for s in range(n)]
     for s in range(n):
         p.event(("left", s), leave[s])
     _exit_triggers(p, st, S, leave, kind_of)
@@ -53,19 +53,17 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
         write(game, st, e, s, on, view, a, u)
     _exit_triggers(p, st, S, leave, kind_of, revived=True)
     if p.intents.schedules:
-        st["delay"] = dict(st["delay"])
-        st["delay_target"] = dict(st["delay_target"])
         for slot, count, cond, target in p.intents.schedules:
-            st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
-            st["delay_target"][slot] = If(cond, target, st["delay_target"][slot])
+            st.delayed_counts[slot] = If(cond, game.I(count), st.delayed_counts[slot])
+            st.delayed_targets[slot] = If(cond, target, st.delayed_targets[slot])
     if p.tag == "n" and game.checks_deaths():
         pv.checkpoint = snapshot(st)  # as Resolver.commit: before the rules after the deaths
     _late_rules(p, st)
-    st["__defenses"] = p.intents.defenses
+    st.defenses = p.intents.defenses
     return st
 
 
-def _late_rules(p: Pass, st: dict) -> None:
+def _late_rules(p: Pass, st: SymState) -> None:
     """Rules that change the state without deciding exits act after the deaths, until
     nothing changes (rule_pass.settle); a binding's effects act one after another, each
     reading the state the ones before it left."""
@@ -102,12 +100,11 @@ def _late_rules(p: Pass, st: dict) -> None:
 
     settle(p, rules, pv.rules_fired, read, act)
     if schedules:
-        st["delay"] = dict(st["delay"])
         for slot, count, cond in schedules:
-            st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
+            st.delayed_counts[slot] = If(cond, game.I(count), st.delayed_counts[slot])
 
 
-def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list, revived: bool = False) -> None:
+def _exit_triggers(p: Pass, st: SymState, S: SymState, leave: list, kind_of: list, revived: bool = False) -> None:
     """Abilities this pass triggers for a later phase (`on leave by vote next night`, `on voted
     next night`, `on kill next day`, `on targeted next night`, `on revived next night`), as
     Resolver._trigger records them; those triggered `immediately` act in this phase instead."""
@@ -127,11 +124,10 @@ def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list, reviv
             for s in game.actor_keys(a):
                 if event == "leave":
                     kinds = [game.ids.value("kind", k) for k in named]
-                    fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
+                    fires = And(leave[s], Or([Eq(S.roles[s], r) for r in roles]),
                                 Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
                     key = (a.key, s, trig.timing_phase.key)
-                    st["pending"] = dict(st["pending"])
-                    st["pending"][key] = Or(st["pending"][key], fires)
+                    st.pending[key] = Or(st.pending[key], fires)
                     continue
                 if event == "kill":
                     happened = Or([p.events.get(("kill", s, k), F) for k in (named or game.ids.kinds)])
@@ -141,16 +137,15 @@ def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list, reviv
                     happened = Or([p.events.get(("targeted", s, k), F)
                                    for k in (named or sorted(game.sc.ability_by_key))])
                 elif event == "revived":
-                    happened = And(Not(S["alive"][s]), st["alive"][s]) if not named else F
+                    happened = And(Not(S.alive[s]), st.alive[s]) if not named else F
                 else:
                     continue
-                fires = And(happened, Or([Eq(S["role"][s], r) for r in roles]))
+                fires = And(happened, Or([Eq(S.roles[s], r) for r in roles]))
                 key = (a.key, s, trig.timing_phase.key)
-                st["pending"] = dict(st["pending"])
-                st["pending"][key] = Or(st["pending"][key], fires)
+                st.pending[key] = Or(st.pending[key], fires)
 
 
-def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) -> None:
+def write(game: Game, st: SymState, e: ast.Effect, s: int, cond, view, source, u) -> None:
     """A change of state on seat s, under cond (as Resolver.apply_to for the state writes)."""
     v = e.verb
     ids = game.ids
@@ -158,27 +153,26 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
         if e.name.key not in game.roles_of[s]:
             return  # encode/roles.py has shown this convert never reaches seat s
         role = game.sc.role_by_key[e.name.key]
-        st["role"][s] = If(cond, game.I(ids.roles.index(role.key)), st["role"][s])
+        st.roles[s] = If(cond, game.I(ids.roles.index(role.key)), st.roles[s])
         if role.side is not None:
-            st["side"][s] = If(cond, game.I(ids.sides.index(role.side)), st["side"][s])
+            st.sides[s] = If(cond, game.I(ids.sides.index(role.side)), st.sides[s])
         for c in role.counters:
-            given = st["counter_given"].get((s, c.key))
+            given = st.counter_given.get((s, c.key))
             if given is not None:  # the first conversion gives the counter its initial value
                 first = And(cond, Not(given))
-                st["counter_given"] = dict(st["counter_given"])
-                st["counters"][s][c.key] = If(first, game.compiler.value(c.initial, view), st["counters"][s][c.key])
-                st["counter_given"][(s, c.key)] = Or(given, cond)
+                st.counters[s][c.key] = If(first, game.compiler.value(c.initial, view), st.counters[s][c.key])
+                st.counter_given[(s, c.key)] = Or(given, cond)
     elif v == "reveal":
-        st["revealed"][s] = Or(st["revealed"][s], cond)
+        st.revealed[s] = Or(st.revealed[s], cond)
     elif v == "link":
         for q, here, to, kind in link_changes(game, e, s, cond, view, u):
-            st["links"][q] = If(here, to, st["links"][q])
-            if "link_kind" in st:
-                st["link_kind"][q] = If(here, kind, st["link_kind"][q])
+            st.links[q] = If(here, to, st.links[q])
+            if st.link_kinds is not None:
+                st.link_kinds[q] = If(here, kind, st.link_kinds[q])
     elif v == "revive":
-        was_dead = Not(st["alive"][s])
-        st["alive"][s] = Or(st["alive"][s], cond)
-        st["left_by"][s] = If(And(cond, was_dead), game.I(NONE), st["left_by"][s])
+        was_dead = Not(st.alive[s])
+        st.alive[s] = Or(st.alive[s], cond)
+        st.left_by[s] = If(And(cond, was_dead), game.I(NONE), st.left_by[s])
     elif v == "give":
         if e.names:
             variant = game.I(ids.value("variant", e.names[0].key))
@@ -193,39 +187,34 @@ def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) ->
             else:
                 raise Unsupported("`give` of an item with variants, naming none", e.span)
         key = (e.name.key, s)
-        st["items"] = dict(st["items"])
-        st["items"][key] = If(cond, variant, st["items"][key])
+        st.items[key] = If(cond, variant, st.items[key])
     elif v == "lose":
         key = (e.name.key, s)
-        st["items"] = dict(st["items"])
-        st["items"][key] = If(cond, game.I(NONE), st["items"][key])
+        st.items[key] = If(cond, game.I(NONE), st.items[key])
     elif v in ("mark", "unmark"):
         decl = next(m for m in game.sc.memories if m.name.key == e.name.key)
         if decl.type == "players":
-            st["mset"] = dict(st["mset"])
-            seats = list(st["mset"][decl.name.key])
+            seats = list(st.memories_set[decl.name.key])
             seats[s] = Or(seats[s], cond) if v == "mark" else And(seats[s], Not(cond))
-            st["mset"][decl.name.key] = seats
+            st.memories_set[decl.name.key] = seats
         else:
-            st["mone"] = dict(st["mone"])
-            current = st["mone"][decl.name.key]
-            st["mone"][decl.name.key] = If(cond, game.I(s if v == "mark" else NONE), current)
+            current = st.memories_one[decl.name.key]
+            st.memories_one[decl.name.key] = If(cond, game.I(s if v == "mark" else NONE), current)
     elif v == "draw":
-        st["drawn"][s] = Or(st["drawn"][s], cond)
+        st.drawn[s] = Or(st.drawn[s], cond)
     elif v == "consume":
-        ctr = st["counters"][s].get(e.name.key)
+        ctr = st.counters[s].get(e.name.key)
         if ctr is None:
             return
-        st["counters"][s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
+        st.counters[s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
     elif v == "set":
         value = game.compiler.value(e.value, game.compiler.under(view, e.value, cond))
-        if e.name.key in st["counters"][s]:
-            st["counters"][s][e.name.key] = If(cond, value, st["counters"][s][e.name.key])
-        elif e.name.key in st["mint"]:
-            st["mint"] = dict(st["mint"])
-            st["mint"][e.name.key] = If(cond, value, st["mint"][e.name.key])
+        if e.name.key in st.counters[s]:
+            st.counters[s][e.name.key] = If(cond, value, st.counters[s][e.name.key])
+        elif e.name.key in st.memories_int:
+            st.memories_int[e.name.key] = If(cond, value, st.memories_int[e.name.key])
         elif e.name.key == "side" and not any(m.name.key == "side" for m in game.sc.memories):
-            st["side"][s] = If(cond, value, st["side"][s])
+            st.sides[s] = If(cond, value, st.sides[s])
         else:
             raise Unsupported("`set` on this memory", e.span)
 
@@ -252,9 +241,6 @@ def link_changes(game: Game, e: ast.Effect, s: int, cond, view, u) -> list:
 # -------------------------------------------------------------- between phases
 
 
-def snapshot(st: dict) -> dict:
-    """A copy of a state table that later writes (which replace list items) leave alone."""
-    out = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
-           for k, v in st.items()}
-    out["counters"] = [dict(cs) for cs in st["counters"]]
-    return out
+def snapshot(st: SymState) -> SymState:
+    """A copy of a state that later writes (which replace list items) leave alone."""
+    return st.copy()

@@ -67,7 +67,7 @@ def _with_contradictions(p: Pass, decided_all: list, contras: list) -> list:
         choices.append((contradiction, choice))
         for cond, leave_rule, stay_rule in pairs:
             pv.contradictions.append((cond, s, leave_rule, stay_rule))
-        leave.append(And(S["alive"][s], If(contradiction, choice, decided_all[s])))
+        leave.append(And(S.alive[s], If(contradiction, choice, decided_all[s])))
     game.add(compare_op("<=", count_of([And(cnd, ch) for cnd, ch in choices], game.ctx), 1))
     for cnd, ch in choices:
         game.add(Implies(Not(cnd), Not(ch)))
@@ -124,7 +124,7 @@ def _followers(p: Pass, decided: list, kinds: list) -> tuple[list, list]:
     game, S, n = p.game, p.S, p.n
     if not game.links_carry_exits:
         return decided, kinds
-    links, link_kind = list(S["links"]), list(S["link_kind"])
+    links, link_kind = list(S.links), list(S.link_kinds)
     for e, s, on, view, _a, u in p.intents.writes:
         if e.verb == "link":
             for q, here, to, kind in link_changes(game, e, s, on, view, u):
@@ -135,7 +135,7 @@ def _followers(p: Pass, decided: list, kinds: list) -> tuple[list, list]:
         return decided, kinds
     out = list(decided)
     for _ in range(game.follow_depth):
-        out = [Or(decided[q], And(S["alive"][q], carries[q],
+        out = [Or(decided[q], And(S.alive[q], carries[q],
                                   Or([And(Eq(links[q], game.I(r)), out[r]) for r in range(n) if r != q])))
                for q in range(n)]
     return out, [If(decided[q], kinds[q], link_kind[q]) for q in range(n)]
@@ -166,7 +166,7 @@ def _seat(p: Pass, s: int, mine: list):
         defended = Or([dc for kinds_, ds, dc in p.intents.defenses if ds == s and (kinds_ is None or kind in kinds_)]
                       or [F])
         causes.append((kind, And(cond, Not(defended), Not(scoped(src)))))
-    contradiction = And(any_leave, blanket, S["alive"][s])
+    contradiction = And(any_leave, blanket, S.alive[s])
     # Every pair of a live `leave` rule and a live blanket `stay` rule clashes (each rule's
     # bindings joined first, so pairs are of rules, not bindings).
     leave_by: dict = {}
@@ -176,10 +176,10 @@ def _seat(p: Pass, s: int, mine: list):
     for xs, on_s in live:
         if xs[0] == "stay" and not xs[4]:
             stay_by.setdefault(xs[3], []).append(on_s)
-    pairs = [(And(Or(ls), Or(ss), S["alive"][s]), lr, sr)
+    pairs = [(And(Or(ls), Or(ss), S.alive[s]), lr, sr)
              for lr, ls in leave_by.items() for sr, ss in stay_by.items()]
     default = And(Not(any_leave), Not(blanket), Or([cc for _, cc in causes] or [F]))
-    decided = And(S["alive"][s], Or(And(any_leave, Not(blanket)), default))
+    decided = And(S.alive[s], Or(And(any_leave, Not(blanket)), default))
     # How they leave: the first rule that says so, else the first undefeated cause.
     kind = game.I(NONE)
     for kd, cc in reversed(causes):

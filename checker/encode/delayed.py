@@ -11,6 +11,7 @@ from ..vocabulary import BLOCKS, STATE_WRITES
 from .phase_vars import NONE
 from .commit import write
 from .passes import Pass
+from .state import SymState
 from .terms import And, Eq, Events, If, Unsupported, compare_op
 
 if TYPE_CHECKING:
@@ -18,21 +19,20 @@ if TYPE_CHECKING:
 
 
 
-def count_down(game: Game, S: dict, phase: Phase) -> tuple[dict, list]:
+def count_down(game: Game, S: SymState, phase: Phase) -> tuple[SymState, list]:
     """Countdowns of this phase's kind go down by one; those that reach zero fall due now.
     Returns the state with the countdowns moved, and what falls due as (owner, effect,
     key, condition, target)."""
-    st = dict(S)
-    st["delay"] = dict(S["delay"])
+    st = S.copy()
     due = []
     for a, index, key, e in game.delay_slots():
         k = (owner_key(a), index, key)
         ticks = e.unit.key == phase.kind or (e.unit.key == "round" and phase.kind == "night")
         if not ticks:
             continue
-        c = S["delay"][k]
-        due.append((a, e, key, Eq(c, 1), S["delay_target"][k]))
-        st["delay"][k] = If(compare_op(">", c, 0), c - 1, c)
+        c = S.delayed_counts[k]
+        due.append((a, e, key, Eq(c, 1), S.delayed_targets[k]))
+        st.delayed_counts[k] = If(compare_op(">", c, 0), c - 1, c)
     return st, due
 
 
@@ -79,10 +79,7 @@ def fall_due(p: Pass, due: list) -> None:
                 else:
                     raise Unsupported(f"the effect `{x.verb}` after a delay", x.span)
     if writes:
-        S = dict(p.S)
-        for key_ in ("role", "side", "revealed", "links", "alive", "left_by"):
-            S[key_] = list(S[key_])
-        S["counters"] = [dict(cs) for cs in S["counters"]]
+        S = p.S.copy()
         for x, s, on, view, a in writes:
             write(game, S, x, s, on, view, a, None)
         p.S = S

@@ -28,41 +28,24 @@ from ..evaluate import initial_state
 from ..phases import sequence
 from ..vocabulary import refers_to
 from .solver import Budget, Limits, ask, make_solver
+from .state import SymState
 from .terms import Events, View
 from .unroll import NONE, Game
 
 # Components of a state that the stalemate's candidate set holds fixed (uses only grow).
-FIXED = ("alive", "role", "side", "left_by", "revealed", "drawn", "links", "counters", "items",
-         "mset", "mone", "mint")
+FIXED = ("alive", "roles", "sides", "left_by", "revealed", "drawn", "links", "counters", "items",
+         "memories_set", "memories_one", "memories_int")
 GROWING = ("uses", "self_uses")
-PATTERN = ("alive", "role", "side")
+PATTERN = ("alive", "roles", "sides")
 
 
-def state_terms(st: dict, parts=None) -> list[tuple[tuple, z3.ExprRef]]:
+def state_terms(st: SymState, parts=None) -> list[tuple[tuple, z3.ExprRef]]:
     """The state's variables as (path, term), in a fixed order: two games of one composition
-    give the same paths, so a state of one can be pinned in the other."""
-    out = []
-    for name in sorted(k for k in st if parts is None or k in parts):
-        value = st[name]
-        if isinstance(value, list):
-            for s, x in enumerate(value):
-                if isinstance(x, dict):
-                    out += [((name, s, c), x[c]) for c in sorted(x)]
-                else:
-                    out.append(((name, s), x))
-        elif isinstance(value, dict):
-            for key in sorted(value, key=repr):
-                x = value[key]
-                if isinstance(x, list):
-                    out += [((name, key, s), y) for s, y in enumerate(x)]
-                else:
-                    out.append(((name, key), x))
-        else:
-            out.append(((name,), value))
-    return out
+    give the same paths, so a state of one can be pinned in the other (SymState.terms)."""
+    return st.terms(parts)
 
 
-def values_of(model: z3.ModelRef, st: dict, parts=None) -> dict:
+def values_of(model: z3.ModelRef, st: SymState, parts=None) -> dict:
     out = {}
     for path, term in state_terms(st, parts):
         v = model.eval(term, model_completion=True)
@@ -70,7 +53,7 @@ def values_of(model: z3.ModelRef, st: dict, parts=None) -> dict:
     return out
 
 
-def pin(game: Game, st: dict, values: dict, parts=None, growing=(), shrinking=()) -> list:
+def pin(game: Game, st: SymState, values: dict, parts=None, growing=(), shrinking=()) -> list:
     """st equals the values on `parts`; on `growing`, st is at least the values; on
     `shrinking` (booleans), st is true only where the values are."""
     out = []
@@ -93,7 +76,7 @@ def pin(game: Game, st: dict, values: dict, parts=None, growing=(), shrinking=()
     return out
 
 
-def same(game: Game, a: dict, b: dict, parts, growing=()) -> z3.BoolRef:
+def same(game: Game, a: SymState, b: SymState, parts, growing=()) -> z3.BoolRef:
     """Two states of one game agree on `parts`; `growing` parts do not shrink."""
     pa, pb = dict(state_terms(a, parts)), dict(state_terms(b, parts))
     eqs = [pa[p] == pb[p] for p in pa]
@@ -198,7 +181,7 @@ def clean(pv) -> list:
     return parts
 
 
-def win_holds(game: Game, st: dict) -> dict:
+def win_holds(game: Game, st: SymState) -> dict:
     """Per side, whether its win condition holds in the state."""
     view = View(game, st, Events(game.ctx), {"__holes": []})
     holds: dict = {}
@@ -208,7 +191,7 @@ def win_holds(game: Game, st: dict) -> dict:
     return holds
 
 
-def no_win_holds(game: Game, st: dict) -> z3.BoolRef:
+def no_win_holds(game: Game, st: SymState) -> z3.BoolRef:
     """A state where nobody has won yet, after a phase where wins are checked: no side's
     condition holds, unless two hold that no priority orders (an overlap leaves no winner)."""
     holds = win_holds(game, st)
@@ -292,7 +275,7 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
             if game.restricted:
                 # A window that leaves some play out proves nothing: not worth a question.
                 return "open", None, game.restricted
-            pre = [game.states[0]["winner"] == NONE]
+            pre = [game.states[0].winner == NONE]
             if strengthen:
                 pre.append(no_win_holds(game, game.states[0]))
             for i in range(k - 1):
@@ -330,5 +313,5 @@ def _assumed(invariant, game: Game, k: int) -> list:
         st = game.states[t]
         terms = invariant(game, st)
         if terms:
-            out.append(z3.Implies(st["winner"] == NONE, z3.And(terms)))
+            out.append(z3.Implies(st.winner == NONE, z3.And(terms)))
     return out

@@ -19,6 +19,7 @@ import z3
 from .induction import alike_from, clean, no_win_holds, prove_absent, win_holds
 from .phase_vars import NONE
 from .solver import Budget, Limits, ask, make_solver
+from .state import SymState
 from .terms import Events, View, count_of
 from .unroll import Game
 from ..vocabulary import sides_set
@@ -30,7 +31,7 @@ from ..vocabulary import sides_set
 HOUDINI_WORK = 5
 
 
-def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
+def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
     """A candidate invariant of the states nobody has won:
     ("no-win",) no side's condition holds;
     ("no-win-unless-overlap",) none does unless two that no priority orders do (an overlap
@@ -54,26 +55,26 @@ def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
         view = View(game, st, Events(ctx), {"__holes": []})
         return z3.Not(z3.Or([game.compiler.value(w.cond, view) for w in game.sc.open_wins]))
     if lemma[0] == "alive":
-        return st["alive"][lemma[1]]
+        return st.alive[lemma[1]]
     if lemma[0] == "unmarked":
-        return z3.Not(st["mset"][lemma[1]][lemma[2]])
+        return z3.Not(st.memories_set[lemma[1]][lemma[2]])
     if lemma[0] == "reading":
-        return z3.Or([x for (i, _), x in st["readings"].items() if i == lemma[1]])
+        return z3.Or([x for (i, _), x in st.readings.items() if i == lemma[1]])
     if lemma[0] == "mutual-link":
         s, n, none = lemma[1], game.n, game.I(NONE)
-        kind, partner = st["link_kind"][s], st["links"][s]
-        back = [z3.And(partner == t, st["links"][t] == s, st["link_kind"][t] == kind)
+        kind, partner = st.link_kinds[s], st.links[s]
+        back = [z3.And(partner == t, st.links[t] == s, st.link_kinds[t] == kind)
                 for t in range(n) if t != s]
         return z3.Implies(kind != none, z3.Or(back) if back else z3.BoolVal(False, ctx))
     if lemma[0] == "linked-same-side":
         s, none = lemma[1], game.I(NONE)
-        kind, partner = st["link_kind"][s], st["links"][s]
-        same = [z3.And(partner == t, st["side"][t] == st["side"][s]) for t in range(game.n) if t != s]
+        kind, partner = st.link_kinds[s], st.links[s]
+        same = [z3.And(partner == t, st.sides[t] == st.sides[s]) for t in range(game.n) if t != s]
         return z3.Implies(kind != none, z3.Or(same) if same else z3.BoolVal(False, ctx))
     if lemma[0] == "one-holder":
         ability = game.sc.ability_by_key[lemma[1]]
         wanted = [game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
-        holders = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(game.n)]
+        holders = [z3.And(st.alive[s], z3.Or([st.roles[s] == r for r in wanted])) for s in range(game.n)]
         return count_of(holders, ctx) <= 1
     _, s, r = lemma
     role = game.sc.role_by_key[r]
@@ -83,8 +84,8 @@ def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
                     | {x for rule in game.sc.rules for x in sides_set(rule.then)})
     sides = [x for x in dict.fromkeys(sides) if x in game.sc.side_by_key]
     ids = game.ids
-    return z3.Implies(st["role"][s] == ids.roles.index(r),
-                      z3.Or([st["side"][s] == ids.value("side", x) for x in sides]))
+    return z3.Implies(st.roles[s] == ids.roles.index(r),
+                      z3.Or([st.sides[s] == ids.value("side", x) for x in sides]))
 
 
 def candidate_lemmas(game: Game) -> list:
@@ -94,9 +95,9 @@ def candidate_lemmas(game: Game) -> list:
     out = [("no-win",), ("no-win-unless-overlap",)] if game.sc.wins else []
     out += [("no-open-win",)] if game.sc.open_wins else []
     out += [("one-holder", a.key) for a in crowded(game)]
-    out += [("reading", i) for i in sorted({i for i, _ in game.states[0]["readings"]})]
+    out += [("reading", i) for i in sorted({i for i, _ in game.states[0].readings})]
     out += [("alive", s) for s in range(game.n)]  # a player no rule can remove
-    out += [("unmarked", m, s) for m in sorted(game.states[0]["mset"]) for s in range(game.n)]
+    out += [("unmarked", m, s) for m in sorted(game.states[0].memories_set) for s in range(game.n)]
     for s in range(game.n):
         out += [("side", s, r) for r in sorted(game.roles_of[s])]
     if game.links_carry_exits:
@@ -121,7 +122,7 @@ class Invariants:
         self.failed = failed
         self.given_up = given_up or []  # candidates dropped because the solver gave up on them
 
-    def at(self, game: Game, st: dict) -> list:
+    def at(self, game: Game, st: SymState) -> list:
         """The invariants over a state of `game` (which nobody has won)."""
         return [lemma_term(lm, game, st) for lm in self.lemmas]
 
@@ -159,7 +160,7 @@ def _houdini(enc, windows, budget: Budget | None) -> Invariants:
         solver.add(*game.constraints[added:upto])
         added = upto
         st = game.states[t]
-        todo, unsettled = keep_holding(solver, todo, game, st, [st["winner"] == NONE], budget)
+        todo, unsettled = keep_holding(solver, todo, game, st, [st.winner == NONE], budget)
         given_up += unsettled
     period = len(enc.sc.phases.cycle)
     changed = True
@@ -168,7 +169,7 @@ def _houdini(enc, windows, budget: Budget | None) -> Invariants:
         for j in range(g, g + period):
             game, solver = windows.get(j, 1)
             before, after = game.states[0], game.states[1]
-            assumed = [before["winner"] == NONE, after["winner"] == NONE]
+            assumed = [before.winner == NONE, after.winner == NONE]
             assumed += [lemma_term(lm, game, before) for lm in todo]
             kept, unsettled = keep_holding(solver, todo, game, after, assumed, budget)
             given_up += unsettled
@@ -179,7 +180,7 @@ def _houdini(enc, windows, budget: Budget | None) -> Invariants:
     return Invariants(todo, given_up=given_up)
 
 
-def keep_holding(solver, todo: list, game: Game, st: dict, facts: list,
+def keep_holding(solver, todo: list, game: Game, st: SymState, facts: list,
                  budget: Budget | None = None) -> tuple[list, list]:
     """The candidates of todo that hold in st whenever the facts do (those false in a model
     are dropped, one model at a time), and those dropped because the solver gave up on them.
@@ -231,5 +232,5 @@ def proved_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | N
     that the bounded search found no such game within the encoding's L phases.
     ("proved", k, None), ("open", None, why not) or ("unknown", None, reason)."""
     def event(game, i):
-        return [game.states[i + 1]["winner"] == sid] + clean(game.vars[i])
+        return [game.states[i + 1].winner == sid] + clean(game.vars[i])
     return prove_absent(enc, event, kmax, what="the win", invariants=strengthening(enc))

@@ -16,6 +16,7 @@ from ..model import Ability
 from ..phases import Phase, matches
 from ..vocabulary import flat, refers_to
 from .phase_vars import NONE, PhaseVars, Use
+from .state import SymState
 from .vote import tally_legal, tie_rules, tied
 from .terms import And, Eq, Events, If, Implies, Not, Or, Seats, Unsupported, View, compare_op, count_of, pick, truth
 
@@ -88,21 +89,21 @@ def _member(game: Game, team, S, s):
     ids = game.ids
     conds = []
     if team.members_side:
-        conds.append(Eq(S["side"][s], ids.sides.index(team.members_side)))
+        conds.append(Eq(S.sides[s], ids.sides.index(team.members_side)))
     for r in team.members:
-        conds.append(Eq(S["role"][s], ids.roles.index(r)))
+        conds.append(Eq(S.roles[s], ids.roles.index(r)))
     return Or(conds) if conds else game.B(False)
 
 
 def _decider(game: Game, team, S):
     """(decider exists, allowed(seat)) for a team, as in legal.team_decider."""
     ids = game.ids
-    living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(game.n)]
+    living = [And(_member(game, team, S, s), S.alive[s]) for s in range(game.n)]
     leader_alive = []
     allowed_by_leader = []
     for leader in team.leaders:
         rid = ids.roles.index(leader)
-        has = [And(living[s], Eq(S["role"][s], rid)) for s in range(game.n)]
+        has = [And(living[s], Eq(S.roles[s], rid)) for s in range(game.n)]
         leader_alive.append(Or(has))
         # The lowest seat with this leader's role, when no earlier leader is alive.
         first = [And(has[s], *[Not(has[j]) for j in range(s)]) for s in range(game.n)]
@@ -122,7 +123,7 @@ def _decider(game: Game, team, S):
     return exists, allowed
 
 
-def legal(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+def legal(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase, view0: View) -> None:
     conds, table_gaps, open_limits = _legality(game, u, pv, S, phase)
     for hole in table_gaps:
         pv.undefined.append((And(u.used, hole), holes.no_row(u.ability.display, u.ability.key)))
@@ -141,7 +142,7 @@ def owed_on_trigger(a: Ability, phase: Phase) -> bool:
     return all(t.timing == "immediately" for t in a.triggers)
 
 
-def trigger_obligations(game: Game, pv: PhaseVars, S: dict, phase: Phase) -> None:
+def trigger_obligations(game: Game, pv: PhaseVars, S: SymState, phase: Phase) -> None:
     """As obligations.unmet_on_trigger: where the trigger of such a use happened in the phase
     (pv.happened, filled by the passes), the use must be made if some use would be legal."""
     for u in pv.uses:
@@ -153,7 +154,7 @@ def trigger_obligations(game: Game, pv: PhaseVars, S: dict, phase: Phase) -> Non
         game.add(Implies(And(pv.active, pv.happened[id(u)], legal), u.used))
 
 
-def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> None:
+def _obligation(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase) -> None:
     """As interpreter/obligations.py: a mandatory use must be made whenever some choice of
     targets and values would be legal (with none legal, the obligation lapses). Each
     candidate use is the legality of the use with constants for its choices, so the
@@ -176,7 +177,7 @@ def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> Non
     game.add(Implies(And(pv.active, legal), made))
 
 
-def _some_use_legal(game: Game, u: Use, actor, pv: PhaseVars, S: dict, phase: Phase) -> z3.BoolRef:
+def _some_use_legal(game: Game, u: Use, actor, pv: PhaseVars, S: SymState, phase: Phase) -> z3.BoolRef:
     """Whether some choice of targets and values makes the use legal: the disjunction, over
     every candidate, of _legality's conditions with the candidate's constants. Who may act
     and when does not depend on the choices, so it is built once; a target filter or
@@ -220,7 +221,7 @@ def _shadow(game: Game, u: Use, actor, targets: tuple, count: int, values: tuple
     return shadow
 
 
-def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: dict, phase: Phase,
+def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: SymState, phase: Phase,
                           targets: tuple, values: tuple, memo: dict) -> list:
     """_legality's conditions for a candidate, less who and when (see _some_use_legal). Its
     choices are constants in range and its targets distinct, so only the number of targets,
@@ -271,7 +272,7 @@ def _choice_values(game: Game, c) -> list[int]:
     return list(range(len(ids.roles) if c.kind == "role" else len(ids.sides)))
 
 
-def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None = None):
+def _legality(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase, original: Use | None = None):
     """(the conditions for u's choices to be legal, the table holes they met, the open
     limits as (condition, why)). `original`: for a candidate use standing in for one of
     the phase's uses (an obligation), the use it stands for, which is not one of the
@@ -291,7 +292,7 @@ def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original
     return conds, table_gaps, open_limits
 
 
-def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None,
+def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase, original: Use | None,
                   conds: list) -> None:
     """The use is made in its phase (or on its trigger, or pending), by a player who may."""
     a = u.ability
@@ -303,26 +304,26 @@ def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, orig
         voted_today = And(pv.vote_kind == 1, pv.vote_target == u.key) \
             if pv.vote_kind is not None else game.B(False)
         in_phase = True
-        conds.append(Or(S["drawn"][u.key], voted_today))
+        conds.append(Or(S.drawn[u.key], voted_today))
     immediate = [t for t in a.triggers if t.timing == "immediately"]
     trigger_ok = _trigger_possible(game, original or u, pv, immediate) if immediate else game.B(False)
-    pend = S["pending"].get((a.key, u.key, phase.kind), game.B(False)) if u.key != NONE else game.B(False)
+    pend = S.pending.get((a.key, u.key, phase.kind), game.B(False)) if u.key != NONE else game.B(False)
     conds.append(Or(game.B(in_phase), pend, trigger_ok))
     if a.actor is not None and a.actor.kind == "role":
         roles = [ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))] \
             if a.actor.roles else [ids.roles.index(a.actor.name.key)]
-        conds.append(Or([Eq(S["role"][u.key], r) for r in roles]))
-        conds.append(Or(S["alive"][u.key], pend, trigger_ok))
+        conds.append(Or([Eq(S.roles[u.key], r) for r in roles]))
+        conds.append(Or(S.alive[u.key], pend, trigger_ok))
     elif a.actor is not None and a.actor.kind == "team":
         _team_decides(game, u, pv, S, original, conds)
     elif a.actor is not None and a.actor.kind == "holder":
-        conds.append(compare_op(">=", S["items"][(a.actor.name.key, u.key)], 0))
-        conds.append(S["alive"][u.key])
+        conds.append(compare_op(">=", S.items[(a.actor.name.key, u.key)], 0))
+        conds.append(S.alive[u.key])
     if a.for_team and u.key != NONE:
         conds.append(_member(game, _team(game, a), S, u.key))
 
 
-def _team_decides(game: Game, u: Use, pv: PhaseVars, S: dict, original: Use | None, conds: list) -> None:
+def _team_decides(game: Game, u: Use, pv: PhaseVars, S: SymState, original: Use | None, conds: list) -> None:
     """A team's use is decided by its decider (legal.team_decider)."""
     n = game.n
     team = _team(game, u.ability)
@@ -331,7 +332,7 @@ def _team_decides(game: Game, u: Use, pv: PhaseVars, S: dict, original: Use | No
     if team.leaders and not team.leader_fallback and original is None:
         # As legal.check: with every leader gone and no fallback, the rules name nobody to
         # decide; a use named by a living member is a hole, and takes no part in the phase.
-        living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(n)]
+        living = [And(_member(game, team, S, s), S.alive[s]) for s in range(n)]
         conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s]))) for s in range(n)]))
         u.void = Not(exists)
         pv.undefined.append((And(pv.active, u.used, u.void), holes.leaderless(team.key)))
@@ -383,7 +384,7 @@ def _target_conditions(game: Game, u: Use, view: View, table_gaps: list, conds: 
             conds.append(Implies(chosen, ok))
 
 
-def _limit_conditions(game: Game, u: Use, S: dict, phase: Phase, env: dict, conds: list,
+def _limit_conditions(game: Game, u: Use, S: SymState, phase: Phase, env: dict, conds: list,
                       open_limits: list) -> None:
     """The limits: no repeat, uses on oneself and per game (with blocked uses as the spec says)."""
     a = u.ability
@@ -392,7 +393,7 @@ def _limit_conditions(game: Game, u: Use, S: dict, phase: Phase, env: dict, cond
     targets_set = env.get("targets")
     for lim in a.limits:
         if lim.kind == "no_repeat":
-            last = S["last"].get((a.key, u.key, phase.kind))
+            last = S.last_targets.get((a.key, u.key, phase.kind))
             if last is not None and targets_set is not None:
                 conds.append(Not(Or([And(last[s], targets_set.member[s]) for s in range(n)])))
             continue
@@ -401,19 +402,19 @@ def _limit_conditions(game: Game, u: Use, S: dict, phase: Phase, env: dict, cond
         if lim.on_self:
             if targets_set is not None and u.actor is not None:
                 on_self = targets_set.contains(u.actor)
-                done = S["self_uses"][ukey]
+                done = S.self_uses[ukey]
                 if open_:
-                    conds.append(Implies(on_self, done - S["uses_open"][("self",) + ukey] < lim.count))
+                    conds.append(Implies(on_self, done - S.uses_open[("self",) + ukey] < lim.count))
                     open_limits.append((And(on_self, done >= lim.count), why))
                 else:
                     conds.append(Implies(on_self, done < lim.count))
             continue
         if lim.per.key == "game":
             if open_:
-                conds.append(S["uses"][ukey] - S["uses_open"][ukey] < lim.count)
-                open_limits.append((S["uses"][ukey] >= lim.count, why))
+                conds.append(S.uses[ukey] - S.uses_open[ukey] < lim.count)
+                open_limits.append((S.uses[ukey] >= lim.count, why))
             else:
-                conds.append(S["uses"][ukey] < lim.count)
+                conds.append(S.uses[ukey] < lim.count)
 
 
 def _choice_events(game: Game, pv: PhaseVars) -> Events:
@@ -498,7 +499,7 @@ def team_once(game: Game, pv: PhaseVars) -> None:
             game.add(compare_op("<=", count_of(flags, game.ctx), 1))
 
 
-def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+def vote_legal(game: Game, pv: PhaseVars, S: SymState, phase: Phase, view0: View) -> None:
     """Who may be voted out or tied, and what a tie does. The fixed tie rules are stated as
     plain terms; a tie broken by a player or revoted is stated by vote.tie_rules."""
     day = game.sc.day
@@ -513,7 +514,7 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
         if day.tie == "no_exit":
             # As the interpreter: a tie that removes nobody is a day with no exit.
             game.add(Implies(pv.active, k != 2))
-    game.add(Implies(k == 1, And(x >= 0, x < game.n, pick(x, S["alive"]))))
+    game.add(Implies(k == 1, And(x >= 0, x < game.n, pick(x, S.alive))))
     if dynamic:
         tie_rules(game, pv, S)
     elif day.tie == "random":
@@ -521,7 +522,7 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
         game.add(Implies(And(k != 1, k != 2), x == NONE))
     else:
         game.add(Implies(k != 1, x == NONE))
-    game.add(Implies(k == 2, And(a >= 0, a < b, b < game.n, pick(a, S["alive"]), pick(b, S["alive"]))))
+    game.add(Implies(k == 2, And(a >= 0, a < b, b < game.n, pick(a, S.alive), pick(b, S.alive))))
     for on_day, flt in day.candidates:
         if on_day is not None and on_day != phase.number:
             continue

@@ -51,7 +51,7 @@ def stated(game, t: int, fact: Fact) -> z3.BoolRef:
     if fact.kind == "removes":
         n = game.n
         # alive after + dead before <= n - 1: at least one of the living leaves.
-        terms = [(after["alive"][s], 1) for s in range(n)] + [(Not(before["alive"][s]), 1) for s in range(n)]
+        terms = [(after.alive[s], 1) for s in range(n)] + [(Not(before.alive[s]), 1) for s in range(n)]
         return Implies(game.vars[t].active, z3.PbLe(terms, n - 1))
     x, y = _term(before, fact.path), _term(after, fact.path)
     if z3.is_bool(x):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .phase_vars import team_use
+from .state import SymState
 from .terms import And, Eq, Events
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class Pass:
     t: int
     tag: str  # n (night), b / v / a (before, at and after the vote); a trailing 2: what exits set off
     pv: PhaseVars
-    S: dict  # the state the resolution starts from
+    S: SymState  # the state the resolution starts from
     events: Events
     intents: Intents
 

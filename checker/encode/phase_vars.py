@@ -9,6 +9,7 @@ import z3
 
 from ..model import Ability
 from ..phases import Phase
+from .state import SymState
 from .terms import And, Events, Not
 
 NONE = -1
@@ -68,7 +69,7 @@ class PhaseVars:
     # block-cycle hole, naming them), for `ambiguous-resolution` (blocking.block_cycles)
     cycles: list = field(default_factory=list)
     crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
-    checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
+    checkpoint: SymState | None = None  # the state right after the night's deaths (`after deaths`)
     fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
     # (rule, binding) -> where that binding of a rule has acted this phase (each acts once a
     # phase, in whichever resolution it first applies: Resolver.fire_rules, Resolver.commit)
@@ -76,7 +77,7 @@ class PhaseVars:
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
     # the state at the day's vote, where a query's `vote P with N` is held against the
     # quorum (encode.vote.quorum_at_vote)
-    vote_state: dict | None = None
+    vote_state: SymState | None = None
     declared: dict = field(default_factory=dict)  # side -> [when a `win SIDE` effect declares it]
 
     def declare(self, side: str, cond) -> None:

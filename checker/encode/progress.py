@@ -36,6 +36,7 @@ from .induction import PATTERN, alike_from, pin, state_terms, values_of
 from .invariants import candidate_lemmas, crowded, keep_holding, lemma_term
 from .phase_vars import NONE
 from .solver import Limits, ask, make_solver, spent
+from .state import SymState
 from .terms import count_of
 from .unroll import Game
 
@@ -92,7 +93,7 @@ def _before(game: Game, t: int) -> int:
 class Segment:
     """Phases first..first+length-1 of a game, from its state `first`: the variables of that
     state, the choices of the phases, and the state variables the phases define (each by
-    one equation, Game._equate), told apart so that the phases can be copied."""
+    one equation, Game.equate), told apart so that the phases can be copied."""
 
     def __init__(self, game: Game, first: int, length: int):
         self.game, self.first, self.length = game, first, length
@@ -127,9 +128,9 @@ class Segment:
         start with no overlap of wins on the way (an overlap is no win, and the states after
         one are not those the proof covers: _going_on)."""
         ctx = self.game.ctx
-        fewer = count_of(states[t]["alive"], ctx) < count_of(states[0]["alive"], ctx)
+        fewer = count_of(states[t].alive, ctx) < count_of(states[0].alive, ctx)
         clear = [z3.Not(overlap(pv)) for pv in self.game.vars[self.first:self.first + t]]
-        return z3.Or(states[t]["winner"] != NONE, z3.And(fewer, *clear))
+        return z3.Or(states[t].winner != NONE, z3.And(fewer, *clear))
 
     def progress(self, upto: int | None = None) -> z3.BoolRef:
         upto = self.length if upto is None else upto
@@ -213,7 +214,7 @@ class Proof:
             yield Segment(real, j, self.g + self.span - j), facts
         for i in range(self.period):
             facts = free.constraints[:_before(free, i)] + _going_on(free, i)
-            facts += [free.states[t]["winner"] == NONE for t in range(i)]
+            facts += [free.states[t].winner == NONE for t in range(i)]
             facts += [lemma_term(lm, free, free.states[t]) for lm in self.lemmas for t in range(i + 1)]
             yield Segment(free, i, self.span), facts
 
@@ -246,7 +247,7 @@ class Proof:
             return real, real.constraints + _going_on(real, k), real.states[k]
         i = k - len(real.states)
         facts = free.constraints[:_before(free, i + 1)] + _going_on(free, i + 1)
-        facts += [free.states[t]["winner"] == NONE for t in range(i + 1)]
+        facts += [free.states[t].winner == NONE for t in range(i + 1)]
         facts += [lemma_term(lm, free, free.states[t]) for lm in todo for t in range(i + 1)]
         return free, facts, free.states[i + 1]
 
@@ -259,7 +260,7 @@ class Search:
         self.segment = segment
         game = segment.game
         self.a = make_solver(game.ctx, limits, preprocess=True)
-        self.a.add(*facts, segment.states[0]["winner"] == NONE)
+        self.a.add(*facts, segment.states[0].winner == NONE)
         self.b = make_solver(game.ctx, limits, preprocess=True)
         self.b.add(*game.constraints)
         # Nobody acting but the vote (and the abilities that must be used) first: such a
@@ -327,11 +328,11 @@ def _going_on(game: Game, t: int) -> list:
     return [z3.Not(overlap(pv)) for pv in game.vars[:t]]
 
 
-def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict):
+def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: SymState):
     """The lemmas of todo that hold in st whenever the facts do and nobody has won there
     (invariants.keep_holding, on a solver of its own), and those the solver gave up on."""
     solver = make_solver(game.ctx, limits, preprocess=True)
-    solver.add(*facts, st["winner"] == NONE)
+    solver.add(*facts, st.winner == NONE)
     return keep_holding(solver, todo, game, st, [])
 
 

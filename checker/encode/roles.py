@@ -100,9 +100,9 @@ def _abstract_state(game, possible, tag):
     for s, roles in enumerate(possible):
         values = sorted(ids.roles.index(r) for r in roles)
         if len(values) == 1:
-            S["role"][s] = game.I(values[0])
+            S.roles[s] = game.I(values[0])
         else:
-            base.append(Or([S["role"][s] == v for v in values]))
+            base.append(Or([S.roles[s] == v for v in values]))
     return S, And(base) if base else game.B(True)
 
 
@@ -178,7 +178,7 @@ def _legal(game, u, S, view):
     conds = []
     if a.actor is not None and a.actor.kind == "role" and u.key != NONE:
         roles = [game.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
-        conds.append(Or([Eq(S["role"][u.key], r) for r in roles]))
+        conds.append(Or([Eq(S.roles[u.key], r) for r in roles]))
     elif u.actor is not None and not isinstance(u.actor, int):
         conds.append(And(u.actor >= 0, u.actor < n))
     if u.count is not None:

@@ -325,7 +325,7 @@ class Events:
 
 
 class View:
-    """What an expression sees: a state (dict of term tables), events, settings, bindings."""
+    """What an expression sees: a state (a SymState), events, settings, bindings."""
 
     def __init__(self, enc, state, events, env):
         self.enc = enc
@@ -392,10 +392,10 @@ class Compiler:
         """Whether seat belongs to a side (as counted for wins) or has a role."""
         st = view.state
         # The same role and side terms give the same answer: built once.
-        memo = (key, st["role"][seat].get_id(), st["side"][seat].get_id())
+        memo = (key, st.roles[seat].get_id(), st.sides[seat].get_id())
         known = self._groups.get(memo)
         if known is None:
-            known = self._groups[memo] = (self._in_group(view, key, seat), st["role"][seat], st["side"][seat])
+            known = self._groups[memo] = (self._in_group(view, key, seat), st.roles[seat], st.sides[seat])
         return known[0]
 
     def _in_group(self, view: View, key: str, seat: int):
@@ -408,11 +408,11 @@ class Compiler:
             for r in self.sc.roles:
                 rid = self.ids.roles.index(r.key)
                 if r.counts_as is None:
-                    counted.append(And(Eq(st["role"][seat], rid), Eq(st["side"][seat], side)))
+                    counted.append(And(Eq(st.roles[seat], rid), Eq(st.sides[seat], side)))
                 elif r.counts_as == key:
-                    counted.append(Eq(st["role"][seat], rid))
+                    counted.append(Eq(st.roles[seat], rid))
             return Or(counted) if counted else self.B(False)
-        return Eq(st["role"][seat], self.ids.roles.index(key))
+        return Eq(st.roles[seat], self.ids.roles.index(key))
 
     # -------------------------------------------------------------- values
 
@@ -547,18 +547,18 @@ class Compiler:
         if key in self.memory_keys:
             m = self.memory_keys[key]
             if m.type == "players":
-                return Seats(st["mset"][key])
+                return Seats(st.memories_set[key])
             if m.type == "player":
-                return st["mone"][key]
+                return st.memories_one[key]
             if m.type == "int":
-                return st["mint"][key]
+                return st.memories_int[key]
             raise Unsupported(f"memory of type {m.type}", e.span)
         if key == "alive" and key not in self.ids.sides:
-            return count_of(st["alive"], self.ctx)
+            return count_of(st.alive, self.ctx)
         if key == "players":
             return self.I(self.n)
         if key == "round":
-            number_ = view.env.get("__round", view.state.get("round", 0))
+            number_ = view.env.get("__round", 0 if view.state.round is None else view.state.round)
             # A term where the round is not known (encode/roles.py's abstract phase).
             return number_ if isinstance(number_, z3.ExprRef) else self.I(number_)
         constant = self.ids.constant(key)
@@ -571,21 +571,21 @@ class Compiler:
         st = view.state
         key = e.attr.key
         if key == "alive":
-            return pick(seat, st["alive"])
+            return pick(seat, st.alive)
         if key == "role":
-            return pick(seat, st["role"])
+            return pick(seat, st.roles)
         if key == "side":
-            return pick(seat, st["side"])
+            return pick(seat, st.sides)
         if key == "plain":
             plain_roles = [self.ids.roles.index(r.key) for r in self.sc.roles if r.plain]
-            return Or([Eq(pick(seat, st["role"]), r) for r in plain_roles]) if plain_roles else self.B(False)
+            return Or([Eq(pick(seat, st.roles), r) for r in plain_roles]) if plain_roles else self.B(False)
         if key == "left_by":
-            return pick(seat, st["left_by"])
+            return pick(seat, st.left_by)
         if key == "revealed":
-            return pick(seat, st["revealed"])
+            return pick(seat, st.revealed)
         if key == "blocked":
             return pick(seat, [view.events.get(("blocked", s), self.B(False)) for s in range(self.n)])
-        return pick(seat, [st["counters"][s].get(key, self.I(0)) for s in range(self.n)])
+        return pick(seat, [st.counters[s].get(key, self.I(0)) for s in range(self.n)])
 
     def compare(self, e: ast.Compare, view: View):
         if e.op in ("in", "not in"):
@@ -650,9 +650,9 @@ class Compiler:
             for s in range(self.n):
                 member = self.in_group(view, key, s)
                 if name == "alive":
-                    cond = And(member, st["alive"][s])
+                    cond = And(member, st.alive[s])
                 elif name == "left":
-                    cond = And(member, Not(st["alive"][s]))
+                    cond = And(member, Not(st.alive[s]))
                 else:
                     cond = And(member, view.events.get(("left", s), self.B(False)))
                 terms.append(cond)
@@ -672,21 +672,21 @@ class Compiler:
         if name in ("holds", "item_variant"):
             seat = self.value(e.args[0], view)
             item = e.args[1].name.key
-            values = [st["items"][(item, s)] for s in range(self.n)]
+            values = [st.items[(item, s)] for s in range(self.n)]
             held = pick(seat, values)
             return compare_op(">=", held, 0) if name == "holds" else held
         if name == "linked":
-            return pick(self.value(e.args[0], view), st["links"])
+            return pick(self.value(e.args[0], view), st.links)
         if name == "used":
             return view.events.get(("used", e.args[0].name.key), self.B(False))
         if name == "uses":
             # As the interpreter: every use counted so far in the game, by everyone (a
             # team's or the moderator's under one key, the others per player).
             ability = e.args[0].name.key
-            return Sum([v for (a, _), v in st["uses"].items() if a == ability], self.ctx)
+            return Sum([v for (a, _), v in st.uses.items() if a == ability], self.ctx)
         if name == "idle":
             seat = self.value(e.args[0], view)
-            return pick(seat, [st["idle"][(e.args[1].name.key, s)] for s in range(self.n)])
+            return pick(seat, [st.idle[(e.args[1].name.key, s)] for s in range(self.n)])
         if name == "leaves":
             if view.env.get("__no_leaves"):
                 raise Unsupported("exit rules that depend on who leaves (leaves())", e.span)

@@ -19,6 +19,7 @@ from .. import ast, holes
 from ..model import TieRule
 from .passes import Pass
 from .phase_vars import NONE
+from .state import SymState
 from .terms import And, Events, Implies, Not, Or, View
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class TieEffect:
     holes: tuple = ()  # (condition, the hole: what is open)
 
 
-def tie_effect(game: Game, pv: PhaseVars, S: dict, rule: TieRule, second: bool = False) -> TieEffect:
+def tie_effect(game: Game, pv: PhaseVars, S: SymState, rule: TieRule, second: bool = False) -> TieEffect:
     """As interpreter/ties.tie_results, on the state at the vote."""
     T, F = game.B(True), game.B(False)
     kind = rule.kind
@@ -76,20 +77,20 @@ def tie_effect(game: Game, pv: PhaseVars, S: dict, rule: TieRule, second: bool =
     return TieEffect(F, F, ((T, OPEN_TIE),))
 
 
-def tie_breaker(game: Game, S: dict, rule: TieRule):
+def tie_breaker(game: Game, S: SymState, rule: TieRule):
     """A living player who breaks a tie: holding one of the rule's roles, or its item."""
     ids = game.ids
     roles = [ids.roles.index(r) for r in rule.roles]
     out = []
     for s in range(game.n):
-        holds = [S["role"][s] == r for r in roles]
+        holds = [S.roles[s] == r for r in roles]
         if rule.item is not None:
-            holds.append(S["items"][(rule.item, s)] >= 0)
-        out.append(And(S["alive"][s], Or(holds)))
+            holds.append(S.items[(rule.item, s)] >= 0)
+        out.append(And(S.alive[s], Or(holds)))
     return Or(out)
 
 
-def tie_rules(game: Game, pv: PhaseVars, S: dict) -> None:
+def tie_rules(game: Game, pv: PhaseVars, S: SymState) -> None:
     """What a tie does at this day's vote, on the state the day starts in (as the legality of
     its choices): whom `vote_target` may name, the holes, and no tie that removes nobody
     where the rules require an exit."""
@@ -144,13 +145,13 @@ def quorum_at_vote(game: Game, pv: PhaseVars):
     return needed, quorum_gap(game, quorum, S)
 
 
-def votes_at_vote(game: Game, pv: PhaseVars, S: dict):
+def votes_at_vote(game: Game, pv: PhaseVars, S: SymState):
     """As interpreter/tally.vote_total: the votes the players alive at the vote cast, one
     each or each his `weight` on the state the day starts in (S); None in a game not built
     with `vote_states`."""
     if pv.vote_state is None:
         return None
-    alive = pv.vote_state["alive"]
+    alive = pv.vote_state.alive
     weight = game.sc.day.weight
     if weight is None:
         return z3.Sum([z3.If(alive[s], 1, 0) for s in range(game.n)])
@@ -158,7 +159,7 @@ def votes_at_vote(game: Game, pv: PhaseVars, S: dict):
     return z3.Sum([z3.If(alive[s], game.compiler.value(weight, view(s)), 0) for s in range(game.n)])
 
 
-def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
+def tally_legal(game: Game, pv: PhaseVars, S: SymState) -> None:
     """As interpreter/tally.py: the ballots cast for the player voted out (each voter counting
     his `weight`, on the state the day starts in) reach a majority of all the living's votes,
     or the quorum, or (`vote plurality`) at least one; nobody casts a ballot unless somebody
@@ -167,7 +168,7 @@ def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
     k = pv.vote_kind
     view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
     w = [game.compiler.value(day.weight, view(s)) for s in range(game.n)]
-    alive = S["alive"]
+    alive = S.alive
     tally = z3.Sum([z3.If(And(pv.ballots[s], alive[s]), w[s], 0) for s in range(game.n)])
     for s in range(game.n):
         game.add(Implies(pv.ballots[s], And(k == 1, alive[s])))
@@ -182,7 +183,7 @@ def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
         game.add(Implies(And(k == 1, Not(gap)), tally >= quorum))
 
 
-def quorum_gap(game: Game, quorum, S: dict):
+def quorum_gap(game: Game, quorum, S: SymState):
     """When no row of the quorum table covers the number alive."""
     if not isinstance(quorum, ast.ByTable) or any(case.low is None for case in quorum.cases):
         return game.B(False)

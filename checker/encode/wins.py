@@ -12,6 +12,7 @@ import z3
 from .. import holes
 from ..phases import Phase
 from .phase_vars import NONE, PhaseVars
+from .state import SymState
 from .terms import And, Events, If, Not, Or, View
 from .vote import voted_out
 
@@ -48,10 +49,9 @@ def _met(game: Game, cond, states, cache: dict):
     return z3.Or(parts) if parts else game.B(False)
 
 
-def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
+def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: SymState, t: int):
     cache: dict = {}
     holds = {}
-    st["readings"] = dict(st["readings"])
     schedules = {game.sc.win_readings(w) for w in game.sc.wins}
     simple = len(schedules) <= 1 and all(len(r) == 1 and "deaths" not in r[0] for r in schedules)
     if simple:
@@ -72,10 +72,10 @@ def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
         else:
             # Several readings: the game follows one answer, and keeps the readings that gave it.
             won = game.bool(f"t{t}_won_{i}")
-            live = [S["readings"][(i, r)] for r in range(len(readings))]
+            live = [S.readings[(i, r)] for r in range(len(readings))]
             game.add(Or([And(live[r], met[r] == won) for r in range(len(readings))]))
             for r in range(len(readings)):
-                st["readings"][(i, r)] = And(live[r], met[r] == won)
+                st.readings[(i, r)] = And(live[r], met[r] == won)
             yes = Or([And(live[r], met[r]) for r in range(len(readings))])
             no = Or([And(live[r], Not(met[r])) for r in range(len(readings))])
             pv.undefined.append((And(pv.active, yes, no), holes.readings(
@@ -94,7 +94,7 @@ def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
     overlap = game.B(False)
     if not sides:
         _open_wins(game, st, phase, pv, cache, game.I(NONE))
-        return If(pv.active, game.I(NONE), st["winner"]), overlap
+        return If(pv.active, game.I(NONE), st.winner), overlap
     # One side: it wins. Several: a priority that covers them all decides, else overlap.
     pair_overlaps = []
     for i, a in enumerate(sides):
