@@ -34,3 +34,11 @@ def effect_name(e: ast.Effect) -> ast.Name:
     """What an effect of a named verb names (the kind of `kill`, the role of `convert`, the
     item of `give`, the side of `win` …): the grammar gives one to every effect of those verbs."""
     return present(e.name, f"the name of a `{e.verb}` effect")
+
+
+def effect_text(e: ast.Effect) -> str:
+    """The words of `announce "…"` and `unspecified "…"`, which the builder keeps as a string
+    (as the interpreter reads them: interpreter/resolution.effect_text)."""
+    if not isinstance(e.value, ast.Str):
+        raise ValueError(f"a `{e.verb}` effect holds its words")
+    return e.value.value

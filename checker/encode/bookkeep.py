@@ -60,9 +60,8 @@ def bookkeep(game: Game, pv: PhaseVars, S: SymState, cur: SymState, phase: Phase
     if cards:
         for u in cards:
             st.drawn[u.key] = And(st.drawn[u.key], Not(u.acts))
-    for key in list(st.pending):
-        if key[2] == phase.kind:
+    for pkey in list(st.pending):
+        if pkey[2] == phase.kind:
             # Triggers recorded in this phase for a later phase of the same kind stay.
-            fired_now = And(cur.pending[key], Not(S.pending[key]))
-            st.pending[key] = fired_now
+            st.pending[pkey] = And(cur.pending[pkey], Not(S.pending[pkey]))
     return st

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import ast, holes
+from ..model import Ability
 from ..phases import Phase
 from ..vocabulary import BLOCKS, STATE_WRITES
 from .phase_vars import NONE
@@ -85,6 +86,6 @@ def fall_due(p: Pass, due: list) -> None:
         p.S = S
 
 
-def owner_key(owner) -> str:
+def owner_key(owner: ast.RuleDecl | Ability) -> str:
     """The key of what owns a delayed effect: a rule or an ability."""
     return owner.name.key if isinstance(owner, ast.RuleDecl) else owner.key

@@ -33,7 +33,7 @@ class Use:
     void: z3.BoolRef | None = None  # made, but it takes no part: a team with nobody to decide
 
     @property
-    def acts(self):
+    def acts(self) -> z3.BoolRef:
         """The use is made and takes part in the phase (as the interpreter's uses after it
         drops those no rule lets anybody decide)."""
         return self.used if self.void is None else And(self.used, Not(self.void))
@@ -80,7 +80,7 @@ class PhaseVars:
     vote_state: SymState | None = None
     declared: dict = field(default_factory=dict)  # side -> [when a `win SIDE` effect declares it]
 
-    def declare(self, side: str, cond) -> None:
+    def declare(self, side: str, cond: z3.BoolRef) -> None:
         """A `win SIDE` effect acts under cond: the phase's win check weighs it (wins.py)."""
         self.declared.setdefault(side, []).append(cond)
     link_kind: list = field(default_factory=list)  # per seat, the exit its link carries at the start
