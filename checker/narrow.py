@@ -42,3 +42,8 @@ def effect_text(e: ast.Effect) -> str:
     if not isinstance(e.value, ast.Str):
         raise ValueError(f"a `{e.verb}` effect holds its words")
     return e.value.value
+
+
+def actor_roles(actor: ast.Actor) -> tuple[ast.Name, ...]:
+    """The roles that may use an ability `by ROLE` (`by nato, godfather`: each of them)."""
+    return actor.roles or (present(actor.name, "the role of `by ROLE`"),)

@@ -22,6 +22,7 @@ from ..encode.legality import max_targets
 from ..encode.unroll import NONE, Game
 from ..encode.vote import TieEffect, quorum_at_vote, votes_at_vote
 from .. import holes
+from ..narrow import present
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
@@ -395,7 +396,7 @@ def _counted_vote(game: Game, pv: PhaseVars, u: BoundUse, scenario: Scenario,
         return None  # no vote of the day to count (fix_choices calls this for counts only)
     cast = n * len(u.targets) + sum(m for _, m in u.counts)
     if day.quorum is not None:
-        needed, gap = quorum_at_vote(game, pv)
+        needed, gap = present(quorum_at_vote(game, pv), "the quorum at the vote (a game built with vote_states)")
         reach = z3.Or(gap, needed <= n)
     elif u.vote == "player" and day.vote == "majority":
         reach = 2 * n > total

@@ -5,15 +5,20 @@ deciding exits (they act once, after the deaths)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+import z3
+
 from .. import ast, holes
+from ..model import Ability
+from ..narrow import actor_roles, effect_name, present
 from ..vocabulary import STATE_WRITES
-from .phase_vars import NONE
+from .phase_vars import NONE, Use
 from .passes import Pass
 from .rule_pass import settle
 from .state import SymState
-from .terms import And, Eq, If, Not, Or, Unsupported, compare_op
+from .terms import And, Eq, If, Not, Or, Unsupported, View, compare_op
 
 if TYPE_CHECKING:
     from .unroll import Game
@@ -46,7 +51,7 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> SymState:
                     p.event(("inquire", s), on)
                 elif e.verb == "win":
                     if s == 0:  # a declaration, not an effect on a player
-                        pv.declare(e.name.key, And(cond2, guard))
+                        pv.declare(effect_name(e).key, And(cond2, guard))
                 else:
                     write(game, st, e, s, on, view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
@@ -71,10 +76,10 @@ def _late_rules(p: Pass, st: SymState) -> None:
     rules = [r for r in game.rules_now(pv.phase, p.tag) if game.sc.rule_stage(r) == "late"]
     schedules: list = []
 
-    def read(rule):
+    def read(rule: ast.RuleDecl) -> Iterator[tuple]:
         return game.bindings(rule, st, p.events)
 
-    def act(rule, combo, env, now, view):
+    def act(rule: ast.RuleDecl, combo: tuple, env: dict, now: z3.BoolRef, view: View) -> None:
         for e, guard in game.guarded(rule.then, view):
             on = And(now, guard)
             if isinstance(e, ast.AfterEffect):
@@ -87,7 +92,7 @@ def _late_rules(p: Pass, st: SymState) -> None:
                                                                              e.value.value, rule.name.key)))
                 continue
             if e.verb == "win":
-                pv.declare(e.name.key, on)
+                pv.declare(effect_name(e).key, on)
                 continue
             if e.verb != "inquire" and e.verb not in STATE_WRITES and e.verb != "draw":
                 raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
@@ -113,11 +118,12 @@ def _exit_triggers(p: Pass, st: SymState, S: SymState, leave: list, kind_of: lis
     for a in game.sc.abilities:
         if a.actor is None or a.actor.kind != "role":
             continue
-        roles = [game.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
+        roles = [game.ids.roles.index(r.key) for r in actor_roles(a.actor)]
         for trig in a.triggers:
             if trig.timing != "next":
                 continue
             named = [nm.key for nm in trig.by]
+            later = present(trig.timing_phase, "the phase of a `next` trigger").key
             event = trig.event.key
             if (event == "revived") != revived:
                 continue  # a return is known once the changes of state are applied
@@ -126,7 +132,7 @@ def _exit_triggers(p: Pass, st: SymState, S: SymState, leave: list, kind_of: lis
                     kinds = [game.ids.value("kind", k) for k in named]
                     fires = And(leave[s], Or([Eq(S.roles[s], r) for r in roles]),
                                 Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
-                    key = (a.key, s, trig.timing_phase.key)
+                    key = (a.key, s, later)
                     st.pending[key] = Or(st.pending[key], fires)
                     continue
                 if event == "kill":
@@ -141,18 +147,19 @@ def _exit_triggers(p: Pass, st: SymState, S: SymState, leave: list, kind_of: lis
                 else:
                     continue
                 fires = And(happened, Or([Eq(S.roles[s], r) for r in roles]))
-                key = (a.key, s, trig.timing_phase.key)
+                key = (a.key, s, later)
                 st.pending[key] = Or(st.pending[key], fires)
 
 
-def write(game: Game, st: SymState, e: ast.Effect, s: int, cond, view, source, u) -> None:
+def write(game: Game, st: SymState, e: ast.Effect, s: int, cond: z3.BoolRef, view: View,
+          source: Ability | ast.RuleDecl | None, u: Use | None) -> None:
     """A change of state on seat s, under cond (as Resolver.apply_to for the state writes)."""
     v = e.verb
     ids = game.ids
     if v == "convert":
-        if e.name.key not in game.roles_of[s]:
+        if effect_name(e).key not in present(game.roles_of, "the roles a seat can hold")[s]:
             return  # encode/roles.py has shown this convert never reaches seat s
-        role = game.sc.role_by_key[e.name.key]
+        role = game.sc.role_by_key[effect_name(e).key]
         st.roles[s] = If(cond, game.I(ids.roles.index(role.key)), st.roles[s])
         if role.side is not None:
             st.sides[s] = If(cond, game.I(ids.sides.index(role.side)), st.sides[s])
@@ -178,21 +185,21 @@ def write(game: Game, st: SymState, e: ast.Effect, s: int, cond, view, source, u
             variant = game.I(ids.value("variant", e.names[0].key))
         else:
             choice = next((ch for ch in getattr(source, "choices", ()) if ch.kind == "variant"
-                           and ch.names[0].key == e.name.key), None)
-            item = next(i for i in game.sc.items if i.name.key == e.name.key)
+                           and ch.names[0].key == effect_name(e).key), None)
+            item = next(i for i in game.sc.items if i.name.key == effect_name(e).key)
             if choice is not None and u is not None:
                 variant = u.values[choice.binds.key]
             elif not item.variants:  # an item without variants: held, with no variant
                 variant = game.I(ids.no_variant)
             else:
                 raise Unsupported("`give` of an item with variants, naming none", e.span)
-        key = (e.name.key, s)
+        key = (effect_name(e).key, s)
         st.items[key] = If(cond, variant, st.items[key])
     elif v == "lose":
-        key = (e.name.key, s)
+        key = (effect_name(e).key, s)
         st.items[key] = If(cond, game.I(NONE), st.items[key])
     elif v in ("mark", "unmark"):
-        decl = next(m for m in game.sc.memories if m.name.key == e.name.key)
+        decl = next(m for m in game.sc.memories if m.name.key == effect_name(e).key)
         if decl.type == "players":
             seats = list(st.memories_set[decl.name.key])
             seats[s] = Or(seats[s], cond) if v == "mark" else And(seats[s], Not(cond))
@@ -203,26 +210,27 @@ def write(game: Game, st: SymState, e: ast.Effect, s: int, cond, view, source, u
     elif v == "draw":
         st.drawn[s] = Or(st.drawn[s], cond)
     elif v == "consume":
-        ctr = st.counters[s].get(e.name.key)
+        ctr = st.counters[s].get(effect_name(e).key)
         if ctr is None:
             return
-        st.counters[s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
+        st.counters[s][effect_name(e).key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
     elif v == "set":
         value = game.compiler.value(e.value, game.compiler.under(view, e.value, cond))
-        if e.name.key in st.counters[s]:
-            st.counters[s][e.name.key] = If(cond, value, st.counters[s][e.name.key])
-        elif e.name.key in st.memories_int:
-            st.memories_int[e.name.key] = If(cond, value, st.memories_int[e.name.key])
-        elif e.name.key == "side" and not any(m.name.key == "side" for m in game.sc.memories):
+        if effect_name(e).key in st.counters[s]:
+            st.counters[s][effect_name(e).key] = If(cond, value, st.counters[s][effect_name(e).key])
+        elif effect_name(e).key in st.memories_int:
+            st.memories_int[effect_name(e).key] = If(cond, value, st.memories_int[effect_name(e).key])
+        elif effect_name(e).key == "side" and not any(m.name.key == "side" for m in game.sc.memories):
             st.sides[s] = If(cond, value, st.sides[s])
         else:
             raise Unsupported("`set` on this memory", e.span)
 
-def link_changes(game: Game, e: ast.Effect, s: int, cond, view, u) -> list:
+def link_changes(game: Game, e: ast.Effect, s: int, cond: z3.BoolRef, view: View,
+                 u: Use | None) -> list[tuple[int, z3.BoolRef, z3.ArithRef, z3.ArithRef]]:
     """What a `link` on seat s links, as (seat, condition, linked to, kind of exit it carries):
     as the interpreter's link_pairs, the user to s, or (`link together`) s to the next player
     it applies to by seat, the last to the first."""
-    kind = game.I(game.ids.value("kind", e.name.key if e.name is not None else None))
+    kind = game.I(game.ids.value("kind", effect_name(e).key if e.name is not None else None))
     if not e.together:
         if u is None or u.actor is None:
             raise Unsupported("`link` without an acting player", e.span)

@@ -22,6 +22,7 @@ from .solver import Budget, Limits, ask, make_solver
 from .state import SymState
 from .terms import Events, View, count_of
 from .unroll import Game
+from ..narrow import actor_roles
 from ..vocabulary import sides_set
 
 
@@ -73,7 +74,7 @@ def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
         return z3.Implies(kind != none, z3.Or(same) if same else z3.BoolVal(False, ctx))
     if lemma[0] == "one-holder":
         ability = game.sc.ability_by_key[lemma[1]]
-        wanted = [game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
+        wanted = [game.ids.roles.index(r.key) for r in actor_roles(ability.actor)]
         holders = [z3.And(st.alive[s], z3.Or([st.roles[s] == r for r in wanted])) for s in range(game.n)]
         return count_of(holders, ctx) <= 1
     _, s, r = lemma

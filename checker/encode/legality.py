@@ -13,6 +13,7 @@ import z3
 
 from .. import ast, holes
 from ..model import Ability
+from ..narrow import actor_roles
 from ..phases import Phase, matches
 from ..vocabulary import flat, refers_to
 from .phase_vars import NONE, PhaseVars, Use
@@ -310,7 +311,7 @@ def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase, 
     pend = S.pending.get((a.key, u.key, phase.kind), game.B(False)) if u.key != NONE else game.B(False)
     conds.append(Or(game.B(in_phase), pend, trigger_ok))
     if a.actor is not None and a.actor.kind == "role":
-        roles = [ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))] \
+        roles = [ids.roles.index(r.key) for r in actor_roles(a.actor)] \
             if a.actor.roles else [ids.roles.index(a.actor.name.key)]
         conds.append(Or([Eq(S.roles[u.key], r) for r in roles]))
         conds.append(Or(S.alive[u.key], pend, trigger_ok))

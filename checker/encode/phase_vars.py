@@ -4,6 +4,7 @@ and what the phase's resolution leaves for the analyses (holes, contradictions, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -11,6 +12,9 @@ from ..model import Ability
 from ..phases import Phase
 from .state import SymState
 from .terms import And, Events, Not
+
+if TYPE_CHECKING:
+    from .vote import TieEffect
 
 NONE = -1
 
@@ -47,7 +51,7 @@ class PhaseVars:
     vote_target: z3.ArithRef | None = None
     tie: tuple = ()  # the two tied players, when vote_kind is 2
     retie: z3.BoolRef | None = None  # `tie revote`: the second vote ties again
-    tie_effect: object = None  # what the tie does at the vote (vote.TieEffect)
+    tie_effect: TieEffect | None = None  # what the tie does at the vote
     ballots: list | None = None  # a tallied vote (`weight`): per seat, he voted for vote_target
     order: z3.ArithRef | None = None
     perms: list = field(default_factory=list)

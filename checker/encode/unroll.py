@@ -16,6 +16,7 @@ from .. import ast, holes
 from ..evaluate import State, initial_state
 from ..holes import Hole
 from ..model import Ability, Scenario
+from ..narrow import actor_roles
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
     calls,
@@ -387,7 +388,7 @@ class Game:
         if owner.actor.kind in ("team", "moderator"):
             holders = 1
         elif owner.actor.kind == "role":
-            roles = {r.key for r in (owner.actor.roles or (owner.actor.name,))}
+            roles = {r.key for r in actor_roles(owner.actor)}
             holders = sum(1 for s in range(self.n) if roles & self.roles_of[s]) if self.roles_of else self.n
         else:
             return self.n
@@ -450,7 +451,7 @@ class Game:
             return [NONE]
         if a.actor.kind != "role":
             return list(range(self.n))
-        roles = {r.key for r in (a.actor.roles or (a.actor.name,))}
+        roles = {r.key for r in actor_roles(a.actor)}
         if self.roles_of is None:
             return list(range(self.n))
         return [s for s in range(self.n) if roles & self.roles_of[s]]
