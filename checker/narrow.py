@@ -47,3 +47,16 @@ def effect_text(e: ast.Effect) -> str:
 def actor_roles(actor: ast.Actor) -> tuple[ast.Name, ...]:
     """The roles that may use an ability `by ROLE` (`by nato, godfather`: each of them)."""
     return actor.roles or (present(actor.name, "the role of `by ROLE`"),)
+
+
+def per_game_caps(limits: tuple[ast.Limit, ...]) -> list[int]:
+    """The counts of an ability's `limit N per game` (not those on oneself)."""
+    return [present(lim.count, "the count of a `limit N`") for lim in limits
+            if lim.kind == "count" and not lim.on_self and present(lim.per, "the period of a `limit N`").key == "game"]
+
+
+def plain_effect(e: ast.AnyEffect) -> ast.Effect:
+    """An effect where the rules leave no `if` or `after` (flattened, or refused before)."""
+    if not isinstance(e, ast.Effect):
+        raise ValueError(f"a plain effect was expected here, not {type(e).__name__}")
+    return e

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import z3
 
 from .. import ast, holes
-from ..narrow import effect_name
+from ..narrow import effect_name, effect_text, plain_effect
 from ..vocabulary import block_rings, flat, in_block_cycles, is_blocking
 from .passes import Pass, acted_events
 from .phase_vars import NONE, Use
@@ -153,19 +153,19 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm: tuple, by_abili
                                                 game.env_of(u).get("target", game.I(NONE))))
                     continue
                 if e.verb == "win":  # a declaration, not an effect on a player
-                    pv.declare(e.name.key, And(eff, guard, in_order))
+                    pv.declare(effect_name(e).key, And(eff, guard, in_order))
                     continue
                 for s in range(p.n):
                     on = And(eff, guard, game.on(e, view, u, s))
                     if e.verb == "unspecified":
                         if s == 0:
                             pv.undefined.append((And(pv.active, eff, guard, in_order), holes.unspecified(
-                                u.ability.display, e.value.value, u.ability.key)))
+                                u.ability.display, effect_text(e), u.ability.key)))
                         continue
                     if e.verb in ("kill", "save"):
                         result.intents.append((perm_index, e, u, s, on))
                         if e.verb == "kill":
-                            evs.add(("kill", s, e.name.key), on)
+                            evs.add(("kill", s, effect_name(e).key), on)
                         else:
                             evs.add(("save", s), on)
                         continue
@@ -277,7 +277,7 @@ def mutual_blocks(p: Pass, perm_index: int, group: list, before: list, shield: l
     by = [[Or([F] + [hits[id(u)][y] for u in users if u.key == x]) for y in seats] for x in seats]
     h = pos.between(by)
     m = len(pos.filled)
-    chosen = [game.bool(f"{name}_read{j}") for j in range(m)]
+    chosen = [game.bool_var(f"{name}_read{j}") for j in range(m)]
     readings = [[game.B(j in c) for j in range(m)] for r in range(m + 1) for c in itertools.combinations(range(m), r)]
     consistent = [_consistent(h, pos.filled, bits) for bits in readings]
     together = compare_op(">=", count_of(list(acting.values()), game.ctx), 2)
@@ -350,7 +350,8 @@ def _newly_blocked(p: Pass, u: Use, seats: list, acting: z3.BoolRef, before: lis
     game = p.game
     alone, guard_shield = list(before), list(shield)
     view = View(game, p.S, Events(game.ctx), {**game.env_of(u), "__holes": []})
-    for e, guard in game.guarded(u.ability.effects, view):
+    for x, guard in game.guarded(u.ability.effects, view):
+        e = plain_effect(x)
         if e.verb in ("block", "unblock", "protect"):
             for s in seats:
                 on = And(acting, guard, game.on(e, view, u, s))

@@ -12,7 +12,7 @@ import z3
 
 from .. import ast, holes
 from ..model import Ability
-from ..narrow import actor_roles, effect_name, present
+from ..narrow import actor_roles, effect_name, effect_text, plain_effect, present
 from ..vocabulary import STATE_WRITES
 from .phase_vars import NONE, Use
 from .passes import Pass
@@ -44,7 +44,8 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> SymState:
         before = pv.rules_fired.get(key, F)
         cond2 = And(applies, Not(before))
         pv.rules_fired[key] = Or(before, applies)
-        for e, guard in game.guarded(others, view2):
+        for x, guard in game.guarded(others, view2):
+            e = plain_effect(x)  # exit rules have no `after` (Game._check_supported)
             for s in range(n):
                 on = And(cond2, guard, game.on(e, view2, None, s, guard))
                 if e.verb == "inquire":
@@ -89,7 +90,7 @@ def _late_rules(p: Pass, st: SymState) -> None:
                 continue
             if e.verb == "unspecified":
                 pv.undefined.append((And(pv.active, on), holes.unspecified(f"rule {rule.name.text}",
-                                                                             e.value.value, rule.name.key)))
+                                                                             effect_text(e), rule.name.key)))
                 continue
             if e.verb == "win":
                 pv.declare(effect_name(e).key, on)

@@ -65,7 +65,7 @@ def _with_contradictions(p: Pass, decided_all: list, contras: list) -> list:
     choices = []
     for s in range(p.n):
         contradiction, pairs = contras[s]
-        choice = game.bool(f"t{p.t}_{p.tag}_contra{s}")
+        choice = game.bool_var(f"t{p.t}_{p.tag}_contra{s}")
         choices.append((contradiction, choice))
         for cond, leave_rule, stay_rule in pairs:
             pv.contradictions.append((cond, s, leave_rule, stay_rule))

@@ -3,10 +3,12 @@ applied at the start of the phase's first resolution (as Player._due_effects).""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .. import ast, holes
 from ..model import Ability
+from ..narrow import effect_name, effect_text, plain_effect
 from ..phases import Phase
 from ..vocabulary import BLOCKS, STATE_WRITES
 from .phase_vars import NONE
@@ -37,7 +39,7 @@ def count_down(game: Game, S: SymState, phase: Phase) -> tuple[SymState, list]:
     return st, due
 
 
-def fall_due(p: Pass, due: list) -> None:
+def fall_due(p: Pass, due: Sequence[tuple]) -> None:
     """The effects falling due now, before anything else: attacks and exits join the
     resolution's intentions, changes of state apply to the state it starts from."""
     game, pv = p.game, p.pv
@@ -51,28 +53,29 @@ def fall_due(p: Pass, due: list) -> None:
             shown = a.display
         # Tables with no row in the effects falling due are holes of their owner.
         view = game.table_view(p.S, Events(game.ctx), {**env, "__guard": cond}, holes.no_row(shown, owner_key(a)))
-        for x, guard in game.guarded(e.body, view):
+        for y, guard in game.guarded(e.body, view):
+            x = plain_effect(y)  # no `after` inside an `after` (Game._check_supported)
             g = And(pv.active, cond, guard)
             if x.verb in ("nothing", "announce", "learn"):
                 continue
             if x.verb == "win":
-                pv.declare(x.name.key, g)
+                pv.declare(effect_name(x).key, g)
                 continue
             if x.verb == "unspecified":
-                pv.undefined.append((g, holes.unspecified(shown, x.value.value, owner_key(a))))
+                pv.undefined.append((g, holes.unspecified(shown, effect_text(x), owner_key(a))))
                 continue
             for s in range(p.n):
                 on = And(g, game.on(x, view, None, s))
                 if x.verb == "kill":
-                    p.intents.attacks.append((x.name.key, a.key, s, on))
-                    p.event(("kill", s, x.name.key), on)
+                    p.intents.attacks.append((effect_name(x).key, a.key, s, on))
+                    p.event(("kill", s, effect_name(x).key), on)
                     if not isinstance(a, ast.RuleDecl) and key != NONE:
                         # As the interpreter's due effect, the attack is its user's (a
                         # team's delayed attack is refused where `attacked_by` is read:
                         # Game._check_supported).
                         p.event(("attacked_by", s, key), on)
                 elif x.verb in ("leave", "stay"):
-                    p.intents.strict.append((x.verb, s, x.name.key if x.verb == "leave" else None, a.key, (), on))
+                    p.intents.strict.append((x.verb, s, effect_name(x).key if x.verb == "leave" else None, a.key, (), on))
                 elif x.verb in STATE_WRITES:
                     writes.append((x, s, on, view, a))
                 elif x.verb in BLOCKS or (x.verb == "protect" and all(nm.key == "block" for nm in x.names)):

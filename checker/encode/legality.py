@@ -57,12 +57,12 @@ def _choice_range(game: Game, c) -> tuple[int, int] | None:
 
 def _unranged(game: Game, name):
     game.unranged.append(name)
-    return game.int(name)
+    return game.int_var(name)
 
 
 def use_vars(game: Game, t, a: Ability, key: int, moment, S, phase) -> Use:
     p = f"t{t}_{a.key}_{key}_"
-    used = game.bool(p + "used")
+    used = game.bool_var(p + "used")
     actor = None
     if a.actor is not None and a.actor.kind == "team":
         actor = game.ranged(p + "actor", NONE, game.n - 1)

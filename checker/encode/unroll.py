@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Container, Iterator, Sequence
+from typing import Any
 
 import z3
 
@@ -16,7 +18,7 @@ from .. import ast, holes
 from ..evaluate import State, initial_state
 from ..holes import Hole
 from ..model import Ability, Scenario
-from ..narrow import actor_roles
+from ..narrow import actor_roles, effect_name, per_game_caps, present
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
     calls,
@@ -36,7 +38,7 @@ from .phase_vars import NONE, PhaseVars, Use
 from .ranges import Ranges
 from .vote import vote_causes
 from .roles import possible_roles
-from .state import Path, SymState
+from .state import DelayKey, Path, SymState
 from .terms import (
     And,
     Compiler,
@@ -150,22 +152,24 @@ class Game:
 
     # -------------------------------------------------------------- basics
 
-    def B(self, v):
+    def B(self, v: bool) -> z3.BoolRef:
         return self.compiler.B(v)
 
-    def I(self, v):
+    def I(self, v: int) -> z3.ArithRef:
         return self.compiler.I(v)
 
-    def bool(self, name):
+    # Z3 variables (not named `bool` and `int`: the class body's annotations read those as
+    # the builtins).
+    def bool_var(self, name: str) -> z3.BoolRef:
         return z3.Bool(name, self.ctx)
 
-    def int(self, name):
+    def int_var(self, name: str) -> z3.ArithRef:
         return z3.Int(name, self.ctx)
 
-    def ranged(self, name, lo: int, hi: int):
+    def ranged(self, name: str, lo: int, hi: int) -> z3.ArithRef:
         """A choice variable with its domain: unconstrained values of an unused choice are
         as good as any, so the range is stated for every model, used or not."""
-        v = self.int(name)
+        v = self.int_var(name)
         self.add(And(v >= lo, v <= hi))
         self.ranges.declare(v, lo, hi)
         return v
@@ -187,7 +191,7 @@ class Game:
         """Whether every integer of the game has a range (a finite-domain problem)."""
         return not self.unranged
 
-    def add(self, c):
+    def add(self, c: z3.BoolRef) -> None:
         if truth(c) is not True:  # constraints folded to `true` say nothing
             self.constraints.append(c)
 
@@ -207,7 +211,8 @@ class Game:
                     for e in flat(a.effects)):
                 raise Unsupported("an ability that blocks and changes the state", a.span)
             for lim in a.limits:
-                if lim.kind == "count" and not lim.on_self and lim.per.key != "game" and lim.count > 1:
+                if lim.kind == "count" and not lim.on_self and present(lim.per, "a limit's period").key != "game" \
+                        and present(lim.count, "a limit's count") > 1:
                     raise Unsupported("more than one use per phase", lim.span)
             if a.blocked_uses != "count" and (is_blocking(a.effects) or a.triggers or a.is_card):
                 raise Unsupported("`blocked uses …` on a blocking, triggered or card ability", a.span)
@@ -232,57 +237,57 @@ class Game:
         sc, n = self.sc, self.n
         p = f"t{t}_"
         st = SymState(
-            alive=[self.bool(f"{p}alive{s}") for s in range(n)],
-            roles=[self.int(f"{p}role{s}") for s in range(n)],
-            sides=[self.int(f"{p}side{s}") for s in range(n)],
-            left_by=[self.int(f"{p}leftby{s}") for s in range(n)],
-            revealed=[self.bool(f"{p}revealed{s}") for s in range(n)],
-            drawn=[self.bool(f"{p}drawn{s}") for s in range(n)],
-            links=[self.int(f"{p}link{s}") for s in range(n)],
-            counters=[{c: self.int(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
-            items={(i.name.key, s): self.int(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
-            memories_set={m.name.key: [self.bool(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
+            alive=[self.bool_var(f"{p}alive{s}") for s in range(n)],
+            roles=[self.int_var(f"{p}role{s}") for s in range(n)],
+            sides=[self.int_var(f"{p}side{s}") for s in range(n)],
+            left_by=[self.int_var(f"{p}leftby{s}") for s in range(n)],
+            revealed=[self.bool_var(f"{p}revealed{s}") for s in range(n)],
+            drawn=[self.bool_var(f"{p}drawn{s}") for s in range(n)],
+            links=[self.int_var(f"{p}link{s}") for s in range(n)],
+            counters=[{c: self.int_var(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
+            items={(i.name.key, s): self.int_var(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
+            memories_set={m.name.key: [self.bool_var(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
                           for m in sc.memories if m.type == "players"},
-            memories_one={m.name.key: self.int(f"{p}mone_{m.name.key}") for m in sc.memories if m.type == "player"},
-            memories_int={m.name.key: self.int(f"{p}mint_{m.name.key}") for m in sc.memories if m.type == "int"},
+            memories_one={m.name.key: self.int_var(f"{p}mone_{m.name.key}") for m in sc.memories if m.type == "player"},
+            memories_int={m.name.key: self.int_var(f"{p}mint_{m.name.key}") for m in sc.memories if m.type == "int"},
             uses={}, self_uses={}, last_targets={}, pending={}, uses_open={},
-            winner=self.int(f"{p}winner"),
+            winner=self.int_var(f"{p}winner"),
             delayed_counts={}, delayed_targets={},
             # (win index, reading) -> still consistent with the game: wins with several readings
-            readings={(i, r): self.bool(f"{p}reading_{i}_{r}")
+            readings={(i, r): self.bool_var(f"{p}reading_{i}_{r}")
                       for i, w in enumerate(sc.wins) for r in range(len(sc.win_readings(w)))
                       if len(sc.win_readings(w)) > 1},
             # the kind of exit a seat's link carries (`link … with KIND`), or NONE; only where
             # a link can carry one (so no state, free or not, has one otherwise)
-            link_kinds=[self.int(f"{p}linkkind{s}") for s in range(n)] if self.links_carry_exits else None,
+            link_kinds=[self.int_var(f"{p}linkkind{s}") for s in range(n)] if self.links_carry_exits else None,
             idle={}, counter_given={},
         )
         # The variables are made in this order (the order their names were always made in).
         for a, index, key, e in self.delay_slots():
             owner = owner_key(a)
             tag = "_".join(map(str, key)) if isinstance(key, tuple) else key
-            st.delayed_counts[(owner, index, key)] = self.int(f"{p}delay_{owner}_{index}_{tag}")
-            st.delayed_targets[(owner, index, key)] = self.int(f"{p}delaytgt_{owner}_{index}_{tag}")
+            st.delayed_counts[(owner, index, key)] = self.int_var(f"{p}delay_{owner}_{index}_{tag}")
+            st.delayed_targets[(owner, index, key)] = self.int_var(f"{p}delaytgt_{owner}_{index}_{tag}")
         # `idle(p, A)`: per player, A's phases in a row with no use of it by him
-        st.idle.update({(a, s): self.int(f"{p}idle_{a}_{s}") for a in sc.idle_abilities for s in range(n)})
+        st.idle.update({(a, s): self.int_var(f"{p}idle_{a}_{s}") for a in sc.idle_abilities for s in range(n)})
         # A counter a conversion gives a seat whose dealt role has none: whether it has been
         # given (Resolver._convert sets it to its initial value only the first time).
-        st.counter_given.update({(s, c): self.bool(f"{p}given_{c}_{s}") for s, c in self.counter_gifts()})
+        st.counter_given.update({(s, c): self.bool_var(f"{p}given_{c}_{s}") for s, c in self.counter_gifts()})
         for a in sc.abilities:
             for key in self.actor_keys(a):
-                st.uses[(a.key, key)] = self.int(f"{p}uses_{a.key}_{key}")
-                st.self_uses[(a.key, key)] = self.int(f"{p}selfuses_{a.key}_{key}")
+                st.uses[(a.key, key)] = self.int_var(f"{p}uses_{a.key}_{key}")
+                st.self_uses[(a.key, key)] = self.int_var(f"{p}selfuses_{a.key}_{key}")
                 if a.blocked_uses == "open":
-                    st.uses_open[(a.key, key)] = self.int(f"{p}usesopen_{a.key}_{key}")
-                    st.uses_open[("self", a.key, key)] = self.int(f"{p}selfopen_{a.key}_{key}")
+                    st.uses_open[(a.key, key)] = self.int_var(f"{p}usesopen_{a.key}_{key}")
+                    st.uses_open[("self", a.key, key)] = self.int_var(f"{p}selfopen_{a.key}_{key}")
                 for kind in sorted({r.phase.key for r in a.phases}):
-                    st.last_targets[(a.key, key, kind)] = [self.bool(f"{p}last_{a.key}_{key}_{kind}_{s}")
+                    st.last_targets[(a.key, key, kind)] = [self.bool_var(f"{p}last_{a.key}_{key}_{kind}_{s}")
                                                            for s in range(n)]
             for trig in a.triggers:
                 if trig.timing == "next":
                     for s in self.actor_keys(a):
-                        kind = trig.timing_phase.key
-                        st.pending[(a.key, s, kind)] = self.bool(f"{p}pend_{a.key}_{s}_{kind}")
+                        kind = present(trig.timing_phase, "the phase of a `next` trigger").key
+                        st.pending[(a.key, s, kind)] = self.bool_var(f"{p}pend_{a.key}_{s}_{kind}")
         return st
 
     def start_last(self, state: State, key: tuple, kind: str) -> frozenset:
@@ -345,10 +350,10 @@ class Game:
         start = {}
         for unit, count, body, env, source in state0.delayed:
             start[self._slot_of(body, dict(env), source)] = (count, dict(env).get("target"))
-        for key, var in st.delayed_counts.items():
-            count, target = start.get(key, (0, None))
+        for slot, var in st.delayed_counts.items():
+            count, target = start.get(slot, (0, None))
             self.add(var == count)
-            self.add(st.delayed_targets[key] == (NONE if target is None else target))
+            self.add(st.delayed_targets[slot] == (NONE if target is None else target))
 
     @property
     def links_carry_exits(self) -> bool:
@@ -380,7 +385,7 @@ class Game:
             self._follow_depth = max(0, min(self.n - 1, carriers - (1 if paired else 0)))
         return self._follow_depth
 
-    def _most_uses(self, owner) -> int:
+    def _most_uses(self, owner: Ability | ast.RuleDecl) -> int:
         """The most uses an ability has in a game (the seats that can hold it, times its
         phases or its per-game limit); a rule or an unbounded ability: every seat."""
         if not isinstance(owner, Ability) or owner.triggers or owner.is_card or owner.actor is None:
@@ -392,13 +397,12 @@ class Game:
             holders = sum(1 for s in range(self.n) if roles & self.roles_of[s]) if self.roles_of else self.n
         else:
             return self.n
-        caps = [lim.count for lim in owner.limits if lim.kind == "count" and not lim.on_self
-                and lim.per.key == "game"]
+        caps = per_game_caps(owner.limits)
         if owner.phases and all(r.exact is not None for r in owner.phases):
             caps.append(len(owner.phases))
         return holders * min(caps) if caps else self.n
 
-    def _group_size(self, owner) -> int:
+    def _group_size(self, owner: Ability | ast.RuleDecl) -> int:
         count = owner.target_count if isinstance(owner, Ability) else None
         return count.value if isinstance(count, ast.Num) else self.n
 
@@ -414,10 +418,10 @@ class Game:
                         if c.key not in has and (s, c.key) not in out]
         return out
 
-    def delay_slots(self):
+    def delay_slots(self) -> list[tuple[Ability | ast.RuleDecl, int, int | tuple[int, ...], ast.AfterEffect]]:
         """Every `after N …:` in an ability, per acting player: a countdown in the state."""
         if not hasattr(self, "_slots"):
-            slots = []
+            slots: list[tuple[Ability | ast.RuleDecl, int, int | tuple[int, ...], ast.AfterEffect]] = []
             for a in self.sc.abilities:
                 for index, e in enumerate(x for x in _walk_effects(a.effects) if isinstance(x, ast.AfterEffect)):
                     for key in self.actor_keys(a):
@@ -430,7 +434,7 @@ class Game:
             self._slots = slots
         return self._slots
 
-    def _slot_of(self, body, env: dict, source: str):
+    def _slot_of(self, body: tuple[ast.AnyEffect, ...], env: dict, source: str) -> DelayKey:
         """The countdown slot of a pending `after …` effect carried in a starting state."""
         for owner, index, key, e in self.delay_slots():
             if owner_key(owner) != source or e.body is not body:
@@ -461,7 +465,7 @@ class Game:
     def _phase(self, t: int, phase: Phase, S: SymState, S2: SymState) -> PhaseVars:
         pv = PhaseVars(phase)
         pv.active = Eq(S.winner, NONE)
-        self.table_holes: list = []  # (gaps, hole, guard) of the phase's views: see table_view
+        self.table_holes = []  # (gaps, hole, guard) of the phase's views: see table_view
         pv.link_kind = list(S.link_kinds or ())
         # As Player.play: `round` is the number of the day or night being played (0 in the
         # opening phases), seen by every expression of the phase.
@@ -526,15 +530,16 @@ class Game:
             return u.env
         env = {"actor": u.actor if u.actor is not None else self.I(NONE)}
         if u.targets:
+            count = present(u.count, "how many targets a use chooses")
             env["target"] = u.targets[0]
-            env["targets"] = Seats([Or([And(j < u.count, tj == s) for j, tj in enumerate(u.targets)])
+            env["targets"] = Seats([Or([And(j < count, tj == s) for j, tj in enumerate(u.targets)])
                                     for s in range(self.n)])
         env.update(u.values)
         u.env = env
         return env
 
-    def _pass(self, t, tag, pv: PhaseVars, S: SymState, uses: list[Use], vote: PhaseVars | None,
-              gate: dict | None = None, due=()) -> SymState:
+    def _pass(self, t: int, tag: str, pv: PhaseVars, S: SymState, uses: list[Use], vote: PhaseVars | None,
+              gate: dict | None = None, due: Sequence[tuple] = ()) -> SymState:
         """One resolution (a night, or one moment of a day), in the interpreter's stages:
         effects falling due, the vote, the blocking steps in every open order, the other steps
         together, the deaths, the state after them. Returns that state.
@@ -558,9 +563,9 @@ class Game:
         leave, kind_of, rule_hits = deaths(p)
         return commit(p, leave, kind_of, rule_hits)
 
-    def _pass_and_what_exits_set_off(self, t, tag, pv: PhaseVars, S: SymState, uses: list[Use],
-                                     vote: PhaseVars | None, due) -> SymState:
-        gate = {}
+    def _pass_and_what_exits_set_off(self, t: int, tag: str, pv: PhaseVars, S: SymState, uses: list[Use],
+                                     vote: PhaseVars | None, due: Sequence[tuple]) -> SymState:
+        gate: dict[Use, z3.BoolRef] = {}
         later = []
         for u in uses:
             if self.leave_triggered(u.ability) and not any(
@@ -580,7 +585,8 @@ class Game:
             if id(u) in pv.fired:
                 pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
         return self._pass(t, tag + "2", pv, st, later, None, fired)
-    def bindings(self, rule, state, events, no_leaves: bool = False, guard=None):
+    def bindings(self, rule: ast.RuleDecl, state: SymState, events: Events, no_leaves: bool = False,
+                 guard: z3.BoolRef | None = None) -> Iterator[tuple[tuple[int, ...], dict, z3.BoolRef, View]]:
         """Each binding of a rule's variables to seats, with the condition under which the
         rule applies then (`if …` and not any `unless …`), as the interpreter's
         Resolver.applicable does."""
@@ -589,7 +595,8 @@ class Game:
             cond, view = self.applies(rule, env, state, events, no_leaves, guard)
             yield combo, env, cond, view
 
-    def applies(self, rule, env: dict, state, events, no_leaves: bool = False, guard=None):
+    def applies(self, rule: ast.RuleDecl, env: dict, state: SymState, events: Events, no_leaves: bool = False,
+                guard: z3.BoolRef | None = None) -> tuple[z3.BoolRef, View]:
         """(when the rule applies under this binding, the view its effects are read in: where
         it applies). A table with no row in its condition is a hole of the rule wherever the
         condition is judged (`guard`: only there), and the rule does not apply then, as the
@@ -604,7 +611,8 @@ class Game:
             cond = And(cond, Not(Or(list(gaps))))
         return cond, view.with_env(__guard=cond)
 
-    def table_view(self, state, events, env: dict, hole: Hole, guard=None) -> View:
+    def table_view(self, state: SymState, events: Events, env: dict, hole: Hole,
+                   guard: z3.BoolRef | None = None) -> View:
         """A view whose tables with no row for the case are holes of `hole`'s source, where
         `guard` holds (and the view's own `__guard`, where they are read); collected at the
         end of the phase (see _phase)."""
@@ -617,7 +625,7 @@ class Game:
         `on revived`), it acts in a further pass right after the one that decides it."""
         return any(t.event.key in ("leave", "revived") and t.timing == "immediately" for t in a.triggers)
 
-    def left_by_trigger(self, u: Use, S, leave, st) -> z3.BoolRef:
+    def left_by_trigger(self, u: Use, S: SymState, leave: list, st: SymState) -> z3.BoolRef:
         """Whether this pass removed the use's actor in a way its trigger names (or, for
         `on revived`, brought him back)."""
         if u.key == NONE:
@@ -664,14 +672,15 @@ class Game:
         attack, being named), it acts after the steps that can set it off."""
         return any(t.timing == "immediately" and t.event.key in ("kill", "targeted") for t in a.triggers)
 
-    def declared_edges(self, steps) -> set:
+    def declared_edges(self, steps: Container[str]) -> set[tuple[str, str]]:
         return {(a, b) for a, b in self.sc.resolve_edges if a in steps and b in steps}
 
-    def rules_now(self, phase: Phase, tag: str):
+    def rules_now(self, phase: Phase, tag: str) -> list[ast.RuleDecl]:
         moment = {"n": None, "b": "before", "v": "vote", "a": "after"}[tag[0]]
         return [r for r in self.sc.rules if not r.at or any(rule_applies_at(ref, phase, moment) for ref in r.at)]
 
-    def guarded(self, effects, view: View, guard=None):
+    def guarded(self, effects: Sequence[ast.AnyEffect], view: View,
+                guard: z3.BoolRef | None = None) -> Iterator[tuple[ast.Effect | ast.AfterEffect, z3.BoolRef]]:
         """Flatten `if` effects into (effect, condition) pairs. An `if` whose condition has
         no value (a table with no row) is a hole, and neither branch acts (as
         Resolver.apply_one)."""
@@ -692,7 +701,7 @@ class Game:
             else:
                 yield e, guard
 
-    def on(self, e: ast.Effect, view: View, u: Use | None, s: int, guard=None) -> z3.BoolRef:
+    def on(self, e: ast.Effect, view: View, u: Use | None, s: int, guard: z3.BoolRef | None = None) -> z3.BoolRef:
         """Whether seat s is one the effect applies to (`guard`: where the effect is read,
         for the holes of a table in its `on`)."""
         if e.on is None:
@@ -706,7 +715,7 @@ class Game:
         value = self.compiler.value(e.on, view)
         return self.compiler.seats_of(value).member[s]
 
-    def delayed_index(self, effects, e: ast.AfterEffect) -> int:
+    def delayed_index(self, effects: Sequence[ast.AnyEffect], e: ast.AfterEffect) -> int:
         """The number of a delayed effect among those of its owner (its countdown slot)."""
         return [x for x in _walk_effects(effects) if isinstance(x, ast.AfterEffect)].index(e)
 
@@ -714,11 +723,11 @@ class Game:
         return any("deaths" in points for w in self.sc.wins + self.sc.open_wins
                    for points in self.sc.win_readings(w))
 
-    def equate(self, S2: SymState, cur: SymState, S: SymState, active) -> None:
+    def equate(self, S2: SymState, cur: SymState, S: SymState, active: z3.BoolRef) -> None:
         """The next state: a fresh variable equal to the phase's result where it changes; the
         old term itself where it cannot change (and the constant where it is one), so known
         values stay folded from phase to phase."""
-        def eq(path: Path, b, old) -> None:
+        def eq(path: Path, b: z3.ExprRef, old: z3.ExprRef) -> None:
             value = If(active, b, old)
             if value.eq(old) or truth(value) is not None or number(value) is not None:
                 S2.put(path, value)
@@ -764,16 +773,17 @@ class Game:
         _init when the first state is left free (induction proofs); the constraints are
         over-approximations, so a proof from them holds for every reachable state."""
         ids, n = self.ids, self.n
-        sets = {e.name.key for a in self.sc.abilities for e in flat(a.effects) if e.verb == "set"}
-        sets |= {e.name.key for r in self.sc.rules for e in flat(r.then) if e.verb == "set"}
-        roles_of = dict(enumerate(self.roles_of))
-        ceiling = {}
+        sets = {effect_name(e).key for a in self.sc.abilities for e in flat(a.effects) if e.verb == "set"}
+        sets |= {effect_name(e).key for r in self.sc.rules for e in flat(r.then) if e.verb == "set"}
+        roles_of = dict(enumerate(present(self.roles_of, "the roles a seat can hold")))
+        ceiling: dict[str, int | None] = {}
         for r in self.sc.roles:
-            for c in r.counters:
-                if isinstance(c.initial, ast.Num) and ceiling.get(c.key, 0) is not None:
-                    ceiling[c.key] = max(ceiling.get(c.key, 0), c.initial.value)
+            for ctr in r.counters:
+                top = ceiling.get(ctr.key, 0)
+                if isinstance(ctr.initial, ast.Num) and top is not None:
+                    ceiling[ctr.key] = max(top, ctr.initial.value)
                 else:
-                    ceiling[c.key] = None
+                    ceiling[ctr.key] = None
         self._small_domains(st, roles_of)
         for s in range(n):
             self.add(Or([st.roles[s] == ids.roles.index(r) for r in sorted(roles_of[s])]))
@@ -791,8 +801,9 @@ class Game:
                 if c in sets:
                     continue
                 self.add(st.counters[s][c] >= 0)
-                if ceiling.get(c) is not None:
-                    self.add(st.counters[s][c] <= ceiling[c])
+                top = ceiling.get(c)
+                if top is not None:
+                    self.add(st.counters[s][c] <= top)
         for (item, s), var in st.items.items():
             values = [ids.value("variant", v) for v in ids.variants[item]] or [ids.no_variant]
             self.add(Or([var == NONE] + [var == v for v in values]))
@@ -802,8 +813,7 @@ class Game:
             self.add(var >= 0)
             self.add(And(st.self_uses[(a_key, k)] >= 0, st.self_uses[(a_key, k)] <= var))
             a = self.sc.ability_by_key[a_key]
-            caps = [lim.count for lim in a.limits if lim.kind == "count" and not lim.on_self
-                    and lim.per.key == "game"]
+            caps = per_game_caps(a.limits)
             if caps:
                 self.add(var <= min(caps))
         for (owner, index, key), var in st.delayed_counts.items():
@@ -827,8 +837,9 @@ class Game:
             if len(values) == 1:
                 st.roles[s] = self.I(values[0])
             elif len(values) <= self.SMALL_DOMAIN:
-                choices = [self.bool(f"t0_rolechoice{s}_{i}") for i in range(1, len(values))]
-                term, conditions, earlier = self.I(values[0]), {}, []
+                choices = [self.bool_var(f"t0_rolechoice{s}_{i}") for i in range(1, len(values))]
+                term, conditions = self.I(values[0]), {}
+                earlier: list[z3.BoolRef] = []
                 for i in range(len(values) - 1, 0, -1):
                     term = z3.If(choices[i - 1], self.I(values[i]), term)
                 for i in range(1, len(values)):
@@ -869,7 +880,7 @@ def _ints(st: SymState) -> list:
     return [x for _, x in st.terms() if isinstance(x, z3.ArithRef)]
 
 
-def _walk_effects(effects):
+def _walk_effects(effects: Sequence[ast.AnyEffect]) -> Iterator[ast.AnyEffect]:
     for e in effects:
         yield e
         if isinstance(e, ast.IfEffect):
@@ -902,5 +913,5 @@ class Prefix:
     def restricted(self) -> str | None:
         return Game.restricted.fget(self)  # type: ignore[attr-defined]
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.full, name)

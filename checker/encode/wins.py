@@ -75,7 +75,7 @@ def wins(game: Game, st: SymState, phase: Phase, pv: PhaseVars, S: SymState,
             won = met[0]
         else:
             # Several readings: the game follows one answer, and keeps the readings that gave it.
-            won = game.bool(f"t{t}_won_{i}")
+            won = game.bool_var(f"t{t}_won_{i}")
             live = [S.readings[(i, r)] for r in range(len(readings))]
             game.add(Or([And(live[r], met[r] == won) for r in range(len(readings))]))
             for r in range(len(readings)):
