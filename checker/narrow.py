@@ -60,3 +60,11 @@ def plain_effect(e: ast.AnyEffect) -> ast.Effect:
     if not isinstance(e, ast.Effect):
         raise ValueError(f"a plain effect was expected here, not {type(e).__name__}")
     return e
+
+
+def ref_key(e: ast.Expr, what: str) -> str:
+    """The key of a name given as an argument (`used(A)`, `holds(p, ITEM)`, `idle(p, A)`):
+    the resolver has checked that it is a plain name."""
+    if not isinstance(e, ast.Ref):
+        raise ValueError(f"{what} is not a name")
+    return e.name.key
