@@ -119,7 +119,7 @@ def gangster_questions(max_k, preprocess=False, finite=True):
             solver.add(game.symmetry(st))
         added = end
         feed = time.perf_counter() - t0
-        last = game.states[1 + 2 * k]["winner"]
+        last = game.states[1 + 2 * k].winner
         answers, times = [], []
         for goal in (last == game.ids.sides.index("town"), last == game.ids.sides.index("mafia"),
                      last == NONE):
@@ -206,7 +206,7 @@ def z3_wins(scenario, seats, phases):
     for side in ("town", "mafia"):
         sid = game.ids.sides.index(side)
         solver.push()
-        solver.add(z3.Or([st["winner"] == sid for st in game.states]))
+        solver.add(z3.Or([st.winner == sid for st in game.states]))
         if check(solver).status == "sat":
             out.add(side)
         solver.pop()
@@ -275,7 +275,7 @@ def scaling(players, bounds):
                 game = Game(scenario, seats, 2 * k)
                 solver = make_solver(game.ctx, Limits(timeout=300, rlimit=500_000_000), finite=game.finite)
                 solver.add(game.constraints)
-                solver.add(game.states[-1]["winner"] == game.ids.sides.index("town"))
+                solver.add(game.states[-1].winner == game.ids.sides.index("town"))
                 r = check(solver)
                 cells.append(f"{fmt(time.perf_counter() - t0)} {r.status}")
             rows.append(cells)
@@ -425,13 +425,13 @@ def reuse_estimate(kmax=10, implied=False):
                        + [z3.Not(pv.overlap)])
             if implied and pv.phase.kind == "day":
                 days += 1
-                alive = game.states[t + 1]["alive"]
+                alive = game.states[t + 1].alive
                 solver.add(z3.Implies(pv.active, z3.Sum([z3.If(a, one, zero) for a in alive]) <= n - days))
         feed = time.perf_counter() - t0
         states = game.states[1:2 * k + 1]
-        goals = {"a": z3.Or([st["winner"] == town for st in states]),
-                 "b": z3.Or([st["winner"] == mafia for st in states]),
-                 "c": game.states[2 * k]["winner"] == NONE}
+        goals = {"a": z3.Or([st.winner == town for st in states]),
+                 "b": z3.Or([st.winner == mafia for st in states]),
+                 "c": game.states[2 * k].winner == NONE}
         for q, goal in goals.items():
             t0 = time.perf_counter()
             solver.push()

@@ -65,7 +65,7 @@ def test_every_invariant_holds_in_the_games_of_four_rounds():
         game = longer.game
         for st in game.states:
             terms = found.at(game, st)
-            result = ask(longer.solver, st["winner"] == NONE, z3.Or([z3.Not(x) for x in terms]))
+            result = ask(longer.solver, st.winner == NONE, z3.Or([z3.Not(x) for x in terms]))
             assert result.status == "unsat", path
 
 

@@ -62,7 +62,7 @@ def test_the_facts_change_no_answer_and_refute_long_games_cheaply():
             solver.add(game.constraints)
             if use:
                 solver.add(lemmas.implied(game, windows))
-            answers.append(check(solver, game.states[-1]["winner"] == NONE).status)
+            answers.append(check(solver, game.states[-1].winner == NONE).status)
         if with_facts_only:
             assert answers == ["unknown", "unsat"], (k, answers)
         else:

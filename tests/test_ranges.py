@@ -62,7 +62,7 @@ def test_finite_domain_and_arithmetic_solvers_agree(path):
     for finite in (True, False):
         solver = make_solver(game.ctx, Limits(timeout=120, rlimit=200_000_000), finite=finite)
         solver.add(game.constraints)
-        answers.append([str(solver.check(st["winner"] == side))
+        answers.append([str(solver.check(st.winner == side))
                         for st in game.states for side in range(-1, len(game.ids.sides))])
     assert "unknown" not in answers[0]
     assert answers[0] == answers[1]

@@ -19,7 +19,7 @@ from ..encode.unroll import Game, Prefix
 from ..errors import SpecError
 from ..findings import Finding, Related, Verdict
 from ..model import Ability, Composition, Scenario
-from ..narrow import present
+from ..narrow import actor_roles, present
 from ..source import Span
 
 
@@ -342,11 +342,10 @@ class Encoded:
 
     def _holds(self, ability: Ability, t: int) -> list:
         """Per seat: a living holder of the ability at the start of phase t."""
-        actor = present(ability.actor, f"the holder of {ability.key}")  # a crowded ability is a role's
-        holders = actor.roles or (present(actor.name, f"the role holding {ability.key}"),)
+        holders = actor_roles(present(ability.actor, f"the holder of {ability.key}"))  # a role's, being crowded
         wanted = [self.prefix.ids.roles.index(r.key) for r in holders]
         st = self.prefix.states[t]
-        return [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(self.prefix.n)]
+        return [z3.And(st.alive[s], z3.Or([st.roles[s] == r for r in wanted])) for s in range(self.prefix.n)]
 
     @property
     def where(self) -> str:
@@ -536,6 +535,8 @@ class Encoded:
         if self.depths.proof_work is None:
             self.depths.proof_work = Budget(PROOF_WORK * self.options.rlimit)
         budget = self.depths.proof_work
+        if found.event is None:
+            return "open", None, "the question asks nothing a longer game could show"
         if budget.exhausted:
             return "open", None, "the proofs of this composition spent their budget of solver work"
         try:

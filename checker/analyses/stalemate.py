@@ -40,6 +40,7 @@ from ..encode.induction import (
 )
 from ..encode.induction import state_terms as state_terms_of
 from ..encode.solver import Limits, ask, make_solver
+from ..encode.state import SymState
 from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
 from ..errors import SpecError
@@ -114,14 +115,14 @@ def _line_up(enc: Encoded, values: dict) -> list:
     marks (the memories of players): a line-up alone is excluded by the first state of it
     the search finds that can still end."""
     game = enc.game
-    return pin(game, game.states[len(game.vars)], values, PATTERN + ("mset",))
+    return pin(game, game.states[len(game.vars)], values, PATTERN + ("memories_set",))
 
 
 def _who(scenario, enc: Encoded, values: dict) -> str:
     from ..moderator_log import Names
     names = Names(scenario, enc.game.seats)
     roles = enc.game.ids.roles
-    living = [names.seat(s, [roles[values[("role", x)]] for x in range(enc.game.n)])
+    living = [names.seat(s, [roles[values[("roles", x)]] for x in range(enc.game.n)])
               for s in range(enc.game.n) if values[("alive", s)]]
     return ", ".join(living) if living else "nobody"
 
@@ -135,7 +136,7 @@ def _search(scenario, enc: Encoded, extra: list) -> Finding | None:
     final = game.states[L]
     excluded: list = []
     for _ in range(ATTEMPTS):
-        result = enc.ask([final["winner"] == NONE, enc.clean_until(L - 1)] + extra + excluded)
+        result = enc.ask([final.winner == NONE, enc.clean_until(L - 1)] + extra + excluded)
         if result.status == "unknown":
             return enc.inconclusive("whether a game can get stuck", f"the solver gave up ({result.reason})")
         if result.status == "unsat":
@@ -212,7 +213,7 @@ def _stuck(enc: Encoded, X: dict, start: int, state=None):
         return ("escapes",)
     game, solver = windows.get(start, M)
     base = pin(game, game.states[0], X)
-    result = ask(solver, *base, z3.Or([st["winner"] != NONE for st in game.states[1:]]))
+    result = ask(solver, *base, z3.Or([st.winner != NONE for st in game.states[1:]]))
     if result.status != "unsat":
         return ("escapes",) if result.status == "sat" else ("unknown", result.reason)
     if game.restricted:
@@ -257,7 +258,7 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
             return False
         solver.add(const.constraints[added:])
         added = len(const.constraints)
-        result = ask(solver, const.states[-1]["winner"] != NONE)
+        result = ask(solver, const.states[-1].winner != NONE)
         if result.status == "sat":
             return True
     return False
@@ -275,7 +276,7 @@ def _same_phases(a, b) -> bool:
     return [(p.kind, p.number) for p in a] == [(p.kind, p.number) for p in b]
 
 
-def _constant_values(st: dict) -> dict | None:
+def _constant_values(st: SymState) -> dict | None:
     """values_of for a state whose terms are all constants (None if one is not)."""
     out = {}
     for path, term in state_terms_of(st):
@@ -318,13 +319,13 @@ def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
         for offset in range(period):
             step, step_solver = windows.get(g + offset, 1)
             s0, s1 = step.states[0], step.states[1]
-            result = ask(step_solver, inside(step, s0), s0["winner"] == NONE,
-                                 z3.Or(s1["winner"] != NONE, z3.Not(inside(step, s1))))
+            result = ask(step_solver, inside(step, s0), s0.winner == NONE,
+                                 z3.Or(s1.winner != NONE, z3.Not(inside(step, s1))))
             if result.status == "unsat":
                 continue
             if result.status == "unknown":
                 return None
-            if result.model.eval(s1["winner"], model_completion=True).as_long() != NONE:
+            if result.model.eval(s1.winner, model_completion=True).as_long() != NONE:
                 return "win"
             classes.append(values_of(result.model, s1, parts))
             if len(classes) > CLASSES:
@@ -339,7 +340,7 @@ def _earliest(enc: Encoded, X: dict, L: int, result, verdict):
     game = enc.game
     for t in range(L - 1):
         here = game.states[t + 1]
-        found = enc.ask([here["winner"] == NONE, enc.clean_until(t)] + pin(game, here, X, PATTERN))
+        found = enc.ask([here.winner == NONE, enc.clean_until(t)] + pin(game, here, X, PATTERN))
         if found.status != "sat":
             continue
         Y = values_of(found.model, here)

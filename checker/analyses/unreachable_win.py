@@ -29,7 +29,7 @@ def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
                 continue
             sid = game_of(enc).ids.sides.index(win_side)
             def won(e: Encoded, t: int, sid: int = sid) -> list:
-                return [game_of(e).states[t + 1]["winner"] == sid, e.clean_until(t)]
+                return [game_of(e).states[t + 1].winner == sid, e.clean_until(t)]
             found = enc.search(won, fast=True)
             if found.status == "unknown":
                 why = found.result.reason if found.result is not None else None

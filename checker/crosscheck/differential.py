@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import z3
 
 from ..encode.solver import Limits, ask, check, make_solver
+from ..encode.state import SymState
 from ..encode.terms import Unsupported
 from ..encode.legality import max_targets
 from ..encode.unroll import NONE, Game
 from ..encode.vote import TieEffect, quorum_at_vote, votes_at_vote
 from .. import holes
+from ..narrow import present
 from ..evaluate import State
 from ..interpreter.bind import BoundUse
 from ..interpreter.legal import use_key
@@ -229,7 +231,7 @@ def compare(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
                            + _differing(solver, fields_), covered)
     r = ask(solver, z3.Not(z3.Or(matches_)))
     if r.status == "sat":
-        alive = [z3.is_true(model_of(r).eval(a, model_completion=True)) for a in S1["alive"]]
+        alive = [z3.is_true(model_of(r).eval(a, model_completion=True)) for a in S1.alive]
         nearest = min((_differs_in(model_of(r), _state_fields(game, S1, st, rep.winner, phase, state)) for st, rep in results),
                       key=len)
         return Verdict(False, f"the encoding reaches an outcome the interpreter does not: alive={alive}"
@@ -271,7 +273,7 @@ STATE_FIELDS = ("alive", "role", "side", "left_by", "counters", "items", "memori
                 "revealed", "drawn", "winner", "readings")
 
 
-def _state_fields(game: Game, S1: dict[str, Any], st: State, winner: str | None, phase: Phase | None = None,
+def _state_fields(game: Game, S1: SymState, st: State, winner: str | None, phase: Phase | None = None,
                   before: State | None = None) -> dict[str, list]:
     """The encoding's next state equal to the interpreter's `st`, field by field (the same
     correspondence `Game._init` uses to start the encoding from a state)."""
@@ -279,38 +281,38 @@ def _state_fields(game: Game, S1: dict[str, Any], st: State, winner: str | None,
     ctx = game.ctx
     f: dict[str, list] = {name: [z3.BoolVal(True, ctx)] for name in STATE_FIELDS}
     for s in range(game.n):
-        f["alive"].append(S1["alive"][s] == st.alive[s])
-        f["role"].append(S1["role"][s] == ids.roles.index(st.roles[s]))
-        f["side"].append(S1["side"][s] == ids.value("side", st.sides[s]))
-        f["left_by"].append(S1["left_by"][s] == ids.value("kind", st.left_by[s]))
-        f["revealed"].append(S1["revealed"][s] == (s in st.revealed))
-        f["drawn"].append(S1["drawn"][s] == (s in st.drawn))
-        f["links"].append(S1["links"][s] == st.links.get(s, NONE))
+        f["alive"].append(S1.alive[s] == st.alive[s])
+        f["role"].append(S1.roles[s] == ids.roles.index(st.roles[s]))
+        f["side"].append(S1.sides[s] == ids.value("side", st.sides[s]))
+        f["left_by"].append(S1.left_by[s] == ids.value("kind", st.left_by[s]))
+        f["revealed"].append(S1.revealed[s] == (s in st.revealed))
+        f["drawn"].append(S1.drawn[s] == (s in st.drawn))
+        f["links"].append(S1.links[s] == st.links.get(s, NONE))
         for c in game.counter_names:
-            f["counters"].append(S1["counters"][s][c] == st.counters[s].get(c, 0))
-    for (item, s), var in S1["items"].items():
+            f["counters"].append(S1.counters[s][c] == st.counters[s].get(c, 0))
+    for (item, s), var in S1.items.items():
         f["items"].append(var == ids.item_value((item, s) in st.items, st.items.get((item, s))))
-    for m, seats in S1["mset"].items():
+    for m, seats in S1.memories_set.items():
         value = st.memories.get(m)
         members = value if isinstance(value, Container) else frozenset()  # a players memory: seats
         f["memories"] += [seats[s] == (s in members) for s in range(game.n)]
-    for m, var in S1["mone"].items():
+    for m, var in S1.memories_one.items():
         value = st.memories.get(m)
         f["memories"].append(var == (NONE if value is None else value))
-    for m, var in S1["mint"].items():
+    for m, var in S1.memories_int.items():
         value = st.memories.get(m)
         if value is not None:
             f["memories"].append(var == value)
     for name, table in (("uses", st.uses), ("self_uses", st.self_uses), ("uses_open", st.uses_open),
                         ("idle", st.idle)):
-        for key, var in S1[name].items():
+        for key, var in getattr(S1, name).items():
             f[name].append(var == table.get(key, 0))
     # The encoding keeps, per kind of phase, the targets of the previous phase of that kind
     # (none when it was not used then); the interpreter keeps the last use with its phase.
     # So in the phase just played, an ability has its targets of this phase, or none (none
     # too where it could not be used then); the other kinds keep what they had before it.
     played = (phase.kind, phase.number) if phase is not None else None
-    for (a, k, kind), seats in S1["last"].items():
+    for (a, k, kind), seats in S1.last_targets.items():
         last = st.last_targets.get((a, k))
         now = phase is not None and kind == phase.kind
         for s in range(game.n):
@@ -319,7 +321,7 @@ def _state_fields(game: Game, S1: dict[str, Any], st: State, winner: str | None,
             else:  # unchanged by this phase: as `Game._init` read the state before it
                 kept = game.start_last(before if before is not None else st, (a, k), kind)
                 f["last_targets"].append(seats[s] == (s in kept))
-    for (a, s, kind), var in S1["pending"].items():
+    for (a, s, kind), var in S1.pending.items():
         f["pending"].append(var == ((a, s, kind) in st.pending))
     due: dict = {}
     for unit, count, body, env, source in st.delayed:
@@ -327,13 +329,13 @@ def _state_fields(game: Game, S1: dict[str, Any], st: State, winner: str | None,
             due[game._slot_of(body, dict(env), source)] = (count, dict(env).get("target"))
         except Unsupported:
             f["delayed"].append(z3.BoolVal(False, ctx))  # a pending effect with no slot
-    for key, var in S1["delay"].items():
+    for key, var in S1.delayed_counts.items():
         count, target = due.get(key, (0, None))
         f["delayed"].append(var == count)
         if count > 0:  # the target of a countdown at 0 is not read
-            f["delayed"].append(S1["delay_target"][key] == (NONE if target is None else target))
-    f["winner"].append(S1["winner"] == (ids.sides.index(winner) if winner else NONE))
-    for (i, r), var in S1["readings"].items():
+            f["delayed"].append(S1.delayed_targets[key] == (NONE if target is None else target))
+    f["winner"].append(S1.winner == (ids.sides.index(winner) if winner else NONE))
+    for (i, r), var in S1.readings.items():
         f["readings"].append(var == (i not in st.readings or r in st.readings[i]))
     return f
 
@@ -399,7 +401,7 @@ def _counted_vote(game: Game, pv: PhaseVars, u: BoundUse, scenario: Scenario,
         return None  # no vote of the day to count (fix_choices calls this for counts only)
     cast = n * len(u.targets) + sum(m for _, m in u.counts)
     if day.quorum is not None:
-        needed, gap = quorum_at_vote(game, pv)
+        needed, gap = present(quorum_at_vote(game, pv), "the quorum at the vote (a game built with vote_states)")
         reach = z3.Or(gap, needed <= n)
     elif u.vote == "player" and day.vote == "majority":
         reach = 2 * n > total

@@ -233,14 +233,14 @@ def _goal(game: Game, question: OpenQuestion, bound: BoundQuery, length: int) ->
     states = game.states[:length + 1]
     if question.goal == "winner":
         sid = game.ids.sides.index(_side(question))
-        return z3.Or([st["winner"] == sid for st in states[1:]])
+        return z3.Or([st.winner == sid for st in states[1:]])
     if question.goal == "nobody":
         # A winner, once set, is kept: nobody has won at the end means nobody won at all.
-        return states[-1]["winner"] == NONE
+        return states[-1].winner == NONE
     seat = _seat(game.sc, question, bound)
     if question.goal == "stays":
-        return states[-1]["alive"][seat]
-    return z3.Not(states[-1]["alive"][seat])
+        return states[-1].alive[seat]
+    return z3.Not(states[-1].alive[seat])
 
 
 def _reached(scenario: Scenario, question: OpenQuestion, bound: BoundQuery, outcome: Outcome) -> bool:
@@ -364,7 +364,7 @@ def _choices(bound: BoundQuery, game: Game, model: z3.ModelRef,
             elif kind == 2:
                 tied = tuple(sorted(model.eval(x, model_completion=True).as_long() for x in pv.tie))
                 uses.append(BoundUse(None, None, tied, (), "tie"))
-            elif kind == 0 and model.eval(game.states[t]["winner"], model_completion=True).as_long() == NONE:
+            elif kind == 0 and model.eval(game.states[t].winner, model_completion=True).as_long() == NONE:
                 uses.append(BoundUse(None, None, (), (), "none"))
         phases.append((pv.phase, uses))
     return phases
@@ -377,7 +377,7 @@ def _replay(scenario: Scenario, bound: BoundQuery, game: Game, model: z3.ModelRe
     # A drawn tie (`tie random`) has an outcome per tied player: the solver's game is the
     # one with its players alive and gone.
     last = game.states[len(phases)]
-    alive = [z3.is_true(model.eval(a, model_completion=True)) for a in last["alive"]]
+    alive = [z3.is_true(model.eval(a, model_completion=True)) for a in last.alive]
     return [o for o in outcomes if list(o.state.alive) == alive][:1] or outcomes[:1]
 
 

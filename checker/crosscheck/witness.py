@@ -99,7 +99,7 @@ def extract(game: Game | Prefix, model: z3.ModelRef, upto: int | None = None, na
                 one, other = (_val(model, x) for x in pv.tie)
                 choices.append(f"vote tie @{one + 1}, @{other + 1}" + _tie_pick(game, model, pv))
         if not choices and pv.phase.is_day and pv.vote_kind is not None and \
-                _val(model, game.states[t]["winner"]) == NONE:
+                _val(model, game.states[t].winner) == NONE:
             choices.append("vote none")
         phases.append((pv.phase, choices))
     return Witness(_script(game, phases, name, label), phases)

@@ -4,9 +4,12 @@ protections are intentions for the deaths, their changes of state wait for after
 
 from __future__ import annotations
 
+import z3
+
 from .. import ast, holes
+from ..narrow import effect_name, effect_text
 from ..vocabulary import SHIELDS, STATE_WRITES, has_table
-from .phase_vars import NONE
+from .phase_vars import NONE, Use
 from .blocking import Blocking
 from .passes import Pass
 from .terms import And, Not, Or, Unsupported, View, pick
@@ -58,7 +61,7 @@ def _blocking_intents(p: Pass, blocking: Blocking) -> None:
             p.intents.defenses.append((None if (not kinds or "any" in kinds) else kinds, s, now))
 
 
-def _takes_effect(p: Pass, u, blocking: Blocking, gate: dict):
+def _takes_effect(p: Pass, u: Use, blocking: Blocking, gate: dict) -> z3.BoolRef:
     """When the use takes part: made, not cancelled, its player not blocked, its trigger
     (if it waits for one) fired in this pass, its card drawn."""
     game, pv, S = p.game, p.pv, p.S
@@ -76,18 +79,18 @@ def _takes_effect(p: Pass, u, blocking: Blocking, gate: dict):
     if id(u) in pv.fired and not game.leave_triggered(a):
         # Triggered by an attack or by the vote: it acts in the pass where that happens.
         hit = game.trigger_hit(u, p.events)
-        pend = S["pending"].get((a.key, u.key, pv.phase.kind), F)
+        pend = S.pending.get((a.key, u.key, pv.phase.kind), F)
         before = pv.fired[id(u)]
         eff = And(eff, Not(before), Or(hit, pend))
         pv.fired[id(u)] = Or(before, And(u.used, hit))
         if a.mandatory:  # for the obligation on its trigger (legality.trigger_obligations)
             pv.happened[id(u)] = Or(pv.happened.get(id(u), F), hit)
     if a.is_card:
-        eff = And(eff, Or(S["drawn"][u.key], p.events.get(("drawn", u.key)), p.events.get(("voted", u.key))))
+        eff = And(eff, Or(S.drawn[u.key], p.events.get(("drawn", u.key)), p.events.get(("voted", u.key))))
     return eff
 
 
-def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
+def _effect(p: Pass, u: Use, e: ast.Effect | ast.AfterEffect, g: z3.BoolRef, view: View, env: dict) -> None:
     """One effect of an acting use, under the condition g that it applies."""
     game, pv = p.game, p.pv
     a = u.ability
@@ -97,12 +100,12 @@ def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
         return
     v = e.verb
     if v == "unspecified":
-        pv.undefined.append((And(pv.active, g), holes.unspecified(a.display, e.value.value, a.key)))
+        pv.undefined.append((And(pv.active, g), holes.unspecified(a.display, effect_text(e), a.key)))
         return
     if v in UNSUPPORTED or v not in ACTING:
         raise Unsupported(UNSUPPORTED.get(v, f"the effect `{v}`"), e.span)
     if v == "win":
-        pv.declare(e.name.key, g)
+        pv.declare(effect_name(e).key, g)
         return
     if ACTING[v] == "none":
         if v == "learn" and has_table(e.value):  # what is learned is read, for its holes
@@ -112,8 +115,9 @@ def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
     for s in range(p.n):
         on = And(g, game.on(e, view, u, s, g))
         if v == "kill":
-            p.intents.attacks.append((e.name.key, a.key, s, on))
-            p.event(("kill", s, e.name.key), on)
+            kind = effect_name(e).key
+            p.intents.attacks.append((kind, a.key, s, on))
+            p.event(("kill", s, kind), on)
             if u.actor is not None:
                 for q in range(p.n):
                     p.event(("attacked_by", s, q), And(on, u.actor == q) if not isinstance(u.actor, int)
@@ -132,6 +136,6 @@ def _effect(p: Pass, u, e, g, view: View, env: dict) -> None:
         elif v == "inquire":
             p.event(("inquire", s), on)
         elif v in ("leave", "stay"):
-            p.intents.strict.append((v, s, e.name.key if v == "leave" else None, a.key, (), on))
+            p.intents.strict.append((v, s, effect_name(e).key if v == "leave" else None, a.key, (), on))
         else:
             p.intents.writes.append((e, s, on, view, a, u))

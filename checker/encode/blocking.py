@@ -6,14 +6,16 @@ other every consistent reading is an outcome."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import z3
 
 from .. import ast, holes
+from ..narrow import effect_name, effect_text, plain_effect
 from ..vocabulary import block_rings, flat, in_block_cycles, is_blocking
 from .passes import Pass, acted_events
-from .phase_vars import NONE
+from .phase_vars import NONE, Use
 from .rule_pass import settle
 from .terms import And, Eq, Events, If, Implies, Not, Or, View, compare_op, count_of, pick, truth
 
@@ -35,7 +37,7 @@ class Blocking:
     intents: list = field(default_factory=list)  # (perm index, effect, use, seat, cond)
     cancelled: dict = field(default_factory=dict)  # ability -> per seat: his uses of it are cancelled
 
-    def in_order(self, perm_index: int, cond):
+    def in_order(self, perm_index: int, cond: z3.BoolRef) -> z3.BoolRef:
         return And(self.order == perm_index, cond) if len(self.perms) > 1 else cond
 
 
@@ -96,7 +98,7 @@ def _added(evs: Events, prior: Events) -> dict:
     return out
 
 
-def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dict, rules,
+def _one_order(p: Pass, result: Blocking, perm_index: int, perm: tuple, by_ability: dict, rules: list[ast.RuleDecl],
                prior: Events) -> tuple:
     """The blocking steps in one order: (blocked, shielded, events, cancelled) per seat, the
     rules' bindings that acted (fired), and what block_cycles reads: ({(ability, user,
@@ -151,19 +153,19 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm, by_ability: dic
                                                 game.env_of(u).get("target", game.I(NONE))))
                     continue
                 if e.verb == "win":  # a declaration, not an effect on a player
-                    pv.declare(e.name.key, And(eff, guard, in_order))
+                    pv.declare(effect_name(e).key, And(eff, guard, in_order))
                     continue
                 for s in range(p.n):
                     on = And(eff, guard, game.on(e, view, u, s))
                     if e.verb == "unspecified":
                         if s == 0:
                             pv.undefined.append((And(pv.active, eff, guard, in_order), holes.unspecified(
-                                u.ability.display, e.value.value, u.ability.key)))
+                                u.ability.display, effect_text(e), u.ability.key)))
                         continue
                     if e.verb in ("kill", "save"):
                         result.intents.append((perm_index, e, u, s, on))
                         if e.verb == "kill":
-                            evs.add(("kill", s, e.name.key), on)
+                            evs.add(("kill", s, effect_name(e).key), on)
                         else:
                             evs.add(("save", s), on)
                         continue
@@ -200,18 +202,19 @@ def block_cycles(p: Pass, perms: list, by_ability: dict, marks: list) -> None:
                           hole))
 
 
-def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order, cancelled: dict) -> None:
+def _fire(p: Pass, rules: list[ast.RuleDecl], blocked: list, shield: list, evs: Events, fired: dict,
+          in_order: z3.BoolRef, cancelled: dict) -> None:
     """Rules that block act after each blocking step (in the order `in_order` says is
     played), until nothing changes (rule_pass.settle); each binding once a phase."""
     game = p.game
 
-    def read(rule):
+    def read(rule: ast.RuleDecl) -> Iterator[tuple]:
         return game.bindings(rule, p.S, evs, guard=in_order)
 
-    def act(rule, combo, env, now, view):
+    def act(rule: ast.RuleDecl, combo: tuple, env: dict, now: z3.BoolRef, view: View) -> None:
         for e in flat(rule.then):
             if e.verb == "win":
-                p.pv.declare(e.name.key, And(in_order, now))
+                p.pv.declare(effect_name(e).key, And(in_order, now))
                 continue
             for s in range(p.n):
                 target = game.on(e, view, None, s)
@@ -220,11 +223,11 @@ def _fire(p: Pass, rules, blocked, shield, evs, fired: dict, in_order, cancelled
     settle(p, rules, fired, read, act, in_order, hits=False)
 
 
-def blocking_effect(e, cond, s: int, blocked: list, shield: list, evs: Events,
+def blocking_effect(e: ast.Effect, cond: z3.BoolRef, s: int, blocked: list, shield: list, evs: Events,
                     cancelled: dict | None = None) -> None:
     if e.verb == "cancel":
         if cancelled is not None:  # (the readings of mutual blocks weigh the blocks alone)
-            seats = cancelled.setdefault(e.name.key, [z3.BoolVal(False, cond.ctx)] * len(blocked))
+            seats = cancelled.setdefault(effect_name(e).key, [z3.BoolVal(False, cond.ctx)] * len(blocked))
             seats[s] = Or(seats[s], cond)
     elif e.verb == "block":
         evs.add(("block", s), cond)
@@ -240,7 +243,8 @@ def blocking_effect(e, cond, s: int, blocked: list, shield: list, evs: Events,
             evs.add(("protect", s, nm.key), cond)
 
 
-def mutual_blocks(p: Pass, perm_index: int, group: list, before: list, shield: list, in_order) -> dict:
+def mutual_blocks(p: Pass, perm_index: int, group: list, before: list, shield: list,
+                  in_order: z3.BoolRef) -> dict:
     """Several players' uses of one blocking step block each other's players: as the
     interpreter does, every reading (the set of acting users blocked) in which the blocked
     are exactly those the unblocked users block is an outcome; with none consistent, all
@@ -273,7 +277,7 @@ def mutual_blocks(p: Pass, perm_index: int, group: list, before: list, shield: l
     by = [[Or([F] + [hits[id(u)][y] for u in users if u.key == x]) for y in seats] for x in seats]
     h = pos.between(by)
     m = len(pos.filled)
-    chosen = [game.bool(f"{name}_read{j}") for j in range(m)]
+    chosen = [game.bool_var(f"{name}_read{j}") for j in range(m)]
     readings = [[game.B(j in c) for j in range(m)] for r in range(m + 1) for c in itertools.combinations(range(m), r)]
     consistent = [_consistent(h, pos.filled, bits) for bits in readings]
     together = compare_op(">=", count_of(list(acting.values()), game.ctx), 2)
@@ -306,7 +310,7 @@ class Positions:
         return [[Or([And(self.eq[j][y], row[i][y]) for y in range(k)]) for j in range(m)] for i in range(m)]
 
 
-def _positions(p: Pass, seat_acts: list, in_order) -> Positions:
+def _positions(p: Pass, seat_acts: list, in_order: z3.BoolRef) -> Positions:
     """The acting users in positions. Up to MAX_READERS seats could act, each seat is its
     own position. Beyond, an acting seat's position is the number of acting seats before
     it (a term, no new variable: one way for each set of acting seats, so that each
@@ -336,17 +340,18 @@ def _consistent(h: list, filled: tuple, bits: list) -> object:
     return And(parts)
 
 
-def _iff(a, b):
+def _iff(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
     known = truth(a)
     return b if known is True else Not(b) if known is False else a == b
 
 
-def _newly_blocked(p: Pass, u, seats: list, acting, before: list, shield: list) -> dict:
+def _newly_blocked(p: Pass, u: Use, seats: list, acting: z3.BoolRef, before: list, shield: list) -> dict:
     """seat -> the use, acting alone, newly blocks the seat's player."""
     game = p.game
     alone, guard_shield = list(before), list(shield)
     view = View(game, p.S, Events(game.ctx), {**game.env_of(u), "__holes": []})
-    for e, guard in game.guarded(u.ability.effects, view):
+    for x, guard in game.guarded(u.ability.effects, view):
+        e = plain_effect(x)
         if e.verb in ("block", "unblock", "protect"):
             for s in seats:
                 on = And(acting, guard, game.on(e, view, u, s))

@@ -5,26 +5,31 @@ deciding exits (they act once, after the deaths)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+import z3
+
 from .. import ast, holes
+from ..model import Ability
+from ..narrow import actor_roles, effect_name, effect_text, plain_effect, present
 from ..vocabulary import STATE_WRITES
-from .phase_vars import NONE
+from .phase_vars import NONE, Use
 from .passes import Pass
 from .rule_pass import settle
-from .terms import And, Eq, If, Not, Or, Unsupported, compare_op
+from .state import SymState
+from .terms import And, Eq, If, Not, Or, Unsupported, View, compare_op
 
 if TYPE_CHECKING:
     from .unroll import Game
 
 
 
-def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
+def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> SymState:
     game, pv, S, n = p.game, p.pv, p.S, p.n
-    st = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in S.items()}
-    st["counters"] = [dict(cs) for cs in S["counters"]]
-    st["alive"] = [And(S["alive"][s], Not(leave[s])) for s in range(n)]
-    st["left_by"] = [If(leave[s], kind_of[s], S["left_by"][s]) for s in range(n)]
+    st = S.copy()
+    st.alive = [And(S.alive[s], Not(leave[s])) for s in range(n)]
+    st.left_by = [If(leave[s], kind_of[s], S.left_by[s]) for s in range(n)]
     for s in range(n):
         p.event(("left", s), leave[s])
     _exit_triggers(p, st, S, leave, kind_of)
@@ -39,33 +44,32 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> dict:
         before = pv.rules_fired.get(key, F)
         cond2 = And(applies, Not(before))
         pv.rules_fired[key] = Or(before, applies)
-        for e, guard in game.guarded(others, view2):
+        for x, guard in game.guarded(others, view2):
+            e = plain_effect(x)  # exit rules have no `after` (Game._check_supported)
             for s in range(n):
                 on = And(cond2, guard, game.on(e, view2, None, s, guard))
                 if e.verb == "inquire":
                     p.event(("inquire", s), on)
                 elif e.verb == "win":
                     if s == 0:  # a declaration, not an effect on a player
-                        pv.declare(e.name.key, And(cond2, guard))
+                        pv.declare(effect_name(e).key, And(cond2, guard))
                 else:
                     write(game, st, e, s, on, view2, rule, None)
     for e, s, on, view, a, u in p.intents.writes:
         write(game, st, e, s, on, view, a, u)
     _exit_triggers(p, st, S, leave, kind_of, revived=True)
     if p.intents.schedules:
-        st["delay"] = dict(st["delay"])
-        st["delay_target"] = dict(st["delay_target"])
         for slot, count, cond, target in p.intents.schedules:
-            st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
-            st["delay_target"][slot] = If(cond, target, st["delay_target"][slot])
+            st.delayed_counts[slot] = If(cond, game.I(count), st.delayed_counts[slot])
+            st.delayed_targets[slot] = If(cond, target, st.delayed_targets[slot])
     if p.tag == "n" and game.checks_deaths():
         pv.checkpoint = snapshot(st)  # as Resolver.commit: before the rules after the deaths
     _late_rules(p, st)
-    st["__defenses"] = p.intents.defenses
+    st.defenses = p.intents.defenses
     return st
 
 
-def _late_rules(p: Pass, st: dict) -> None:
+def _late_rules(p: Pass, st: SymState) -> None:
     """Rules that change the state without deciding exits act after the deaths, until
     nothing changes (rule_pass.settle); a binding's effects act one after another, each
     reading the state the ones before it left."""
@@ -73,10 +77,10 @@ def _late_rules(p: Pass, st: dict) -> None:
     rules = [r for r in game.rules_now(pv.phase, p.tag) if game.sc.rule_stage(r) == "late"]
     schedules: list = []
 
-    def read(rule):
+    def read(rule: ast.RuleDecl) -> Iterator[tuple]:
         return game.bindings(rule, st, p.events)
 
-    def act(rule, combo, env, now, view):
+    def act(rule: ast.RuleDecl, combo: tuple, env: dict, now: z3.BoolRef, view: View) -> None:
         for e, guard in game.guarded(rule.then, view):
             on = And(now, guard)
             if isinstance(e, ast.AfterEffect):
@@ -86,10 +90,10 @@ def _late_rules(p: Pass, st: dict) -> None:
                 continue
             if e.verb == "unspecified":
                 pv.undefined.append((And(pv.active, on), holes.unspecified(f"rule {rule.name.text}",
-                                                                             e.value.value, rule.name.key)))
+                                                                             effect_text(e), rule.name.key)))
                 continue
             if e.verb == "win":
-                pv.declare(e.name.key, on)
+                pv.declare(effect_name(e).key, on)
                 continue
             if e.verb != "inquire" and e.verb not in STATE_WRITES and e.verb != "draw":
                 raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
@@ -102,12 +106,11 @@ def _late_rules(p: Pass, st: dict) -> None:
 
     settle(p, rules, pv.rules_fired, read, act)
     if schedules:
-        st["delay"] = dict(st["delay"])
         for slot, count, cond in schedules:
-            st["delay"][slot] = If(cond, game.I(count), st["delay"][slot])
+            st.delayed_counts[slot] = If(cond, game.I(count), st.delayed_counts[slot])
 
 
-def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list, revived: bool = False) -> None:
+def _exit_triggers(p: Pass, st: SymState, S: SymState, leave: list, kind_of: list, revived: bool = False) -> None:
     """Abilities this pass triggers for a later phase (`on leave by vote next night`, `on voted
     next night`, `on kill next day`, `on targeted next night`, `on revived next night`), as
     Resolver._trigger records them; those triggered `immediately` act in this phase instead."""
@@ -116,22 +119,22 @@ def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list, reviv
     for a in game.sc.abilities:
         if a.actor is None or a.actor.kind != "role":
             continue
-        roles = [game.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
+        roles = [game.ids.roles.index(r.key) for r in actor_roles(a.actor)]
         for trig in a.triggers:
             if trig.timing != "next":
                 continue
             named = [nm.key for nm in trig.by]
+            later = present(trig.timing_phase, "the phase of a `next` trigger").key
             event = trig.event.key
             if (event == "revived") != revived:
                 continue  # a return is known once the changes of state are applied
             for s in game.actor_keys(a):
                 if event == "leave":
                     kinds = [game.ids.value("kind", k) for k in named]
-                    fires = And(leave[s], Or([Eq(S["role"][s], r) for r in roles]),
+                    fires = And(leave[s], Or([Eq(S.roles[s], r) for r in roles]),
                                 Or([Eq(kind_of[s], k) for k in kinds]) if kinds else game.B(True))
-                    key = (a.key, s, trig.timing_phase.key)
-                    st["pending"] = dict(st["pending"])
-                    st["pending"][key] = Or(st["pending"][key], fires)
+                    key = (a.key, s, later)
+                    st.pending[key] = Or(st.pending[key], fires)
                     continue
                 if event == "kill":
                     happened = Or([p.events.get(("kill", s, k), F) for k in (named or game.ids.kinds)])
@@ -141,99 +144,94 @@ def _exit_triggers(p: Pass, st: dict, S: dict, leave: list, kind_of: list, reviv
                     happened = Or([p.events.get(("targeted", s, k), F)
                                    for k in (named or sorted(game.sc.ability_by_key))])
                 elif event == "revived":
-                    happened = And(Not(S["alive"][s]), st["alive"][s]) if not named else F
+                    happened = And(Not(S.alive[s]), st.alive[s]) if not named else F
                 else:
                     continue
-                fires = And(happened, Or([Eq(S["role"][s], r) for r in roles]))
-                key = (a.key, s, trig.timing_phase.key)
-                st["pending"] = dict(st["pending"])
-                st["pending"][key] = Or(st["pending"][key], fires)
+                fires = And(happened, Or([Eq(S.roles[s], r) for r in roles]))
+                key = (a.key, s, later)
+                st.pending[key] = Or(st.pending[key], fires)
 
 
-def write(game: Game, st: dict, e: ast.Effect, s: int, cond, view, source, u) -> None:
+def write(game: Game, st: SymState, e: ast.Effect, s: int, cond: z3.BoolRef, view: View,
+          source: Ability | ast.RuleDecl | None, u: Use | None) -> None:
     """A change of state on seat s, under cond (as Resolver.apply_to for the state writes)."""
     v = e.verb
     ids = game.ids
     if v == "convert":
-        if e.name.key not in game.roles_of[s]:
+        if effect_name(e).key not in present(game.roles_of, "the roles a seat can hold")[s]:
             return  # encode/roles.py has shown this convert never reaches seat s
-        role = game.sc.role_by_key[e.name.key]
-        st["role"][s] = If(cond, game.I(ids.roles.index(role.key)), st["role"][s])
+        role = game.sc.role_by_key[effect_name(e).key]
+        st.roles[s] = If(cond, game.I(ids.roles.index(role.key)), st.roles[s])
         if role.side is not None:
-            st["side"][s] = If(cond, game.I(ids.sides.index(role.side)), st["side"][s])
+            st.sides[s] = If(cond, game.I(ids.sides.index(role.side)), st.sides[s])
         for c in role.counters:
-            given = st["counter_given"].get((s, c.key))
+            given = st.counter_given.get((s, c.key))
             if given is not None:  # the first conversion gives the counter its initial value
                 first = And(cond, Not(given))
-                st["counter_given"] = dict(st["counter_given"])
-                st["counters"][s][c.key] = If(first, game.compiler.value(c.initial, view), st["counters"][s][c.key])
-                st["counter_given"][(s, c.key)] = Or(given, cond)
+                st.counters[s][c.key] = If(first, game.compiler.value(c.initial, view), st.counters[s][c.key])
+                st.counter_given[(s, c.key)] = Or(given, cond)
     elif v == "reveal":
-        st["revealed"][s] = Or(st["revealed"][s], cond)
+        st.revealed[s] = Or(st.revealed[s], cond)
     elif v == "link":
         for q, here, to, kind in link_changes(game, e, s, cond, view, u):
-            st["links"][q] = If(here, to, st["links"][q])
-            if "link_kind" in st:
-                st["link_kind"][q] = If(here, kind, st["link_kind"][q])
+            st.links[q] = If(here, to, st.links[q])
+            if st.link_kinds is not None:
+                st.link_kinds[q] = If(here, kind, st.link_kinds[q])
     elif v == "revive":
-        was_dead = Not(st["alive"][s])
-        st["alive"][s] = Or(st["alive"][s], cond)
-        st["left_by"][s] = If(And(cond, was_dead), game.I(NONE), st["left_by"][s])
+        was_dead = Not(st.alive[s])
+        st.alive[s] = Or(st.alive[s], cond)
+        st.left_by[s] = If(And(cond, was_dead), game.I(NONE), st.left_by[s])
     elif v == "give":
         if e.names:
             variant = game.I(ids.value("variant", e.names[0].key))
         else:
             choice = next((ch for ch in getattr(source, "choices", ()) if ch.kind == "variant"
-                           and ch.names[0].key == e.name.key), None)
-            item = next(i for i in game.sc.items if i.name.key == e.name.key)
+                           and ch.names[0].key == effect_name(e).key), None)
+            item = next(i for i in game.sc.items if i.name.key == effect_name(e).key)
             if choice is not None and u is not None:
                 variant = u.values[choice.binds.key]
             elif not item.variants:  # an item without variants: held, with no variant
                 variant = game.I(ids.no_variant)
             else:
                 raise Unsupported("`give` of an item with variants, naming none", e.span)
-        key = (e.name.key, s)
-        st["items"] = dict(st["items"])
-        st["items"][key] = If(cond, variant, st["items"][key])
+        key = (effect_name(e).key, s)
+        st.items[key] = If(cond, variant, st.items[key])
     elif v == "lose":
-        key = (e.name.key, s)
-        st["items"] = dict(st["items"])
-        st["items"][key] = If(cond, game.I(NONE), st["items"][key])
+        key = (effect_name(e).key, s)
+        st.items[key] = If(cond, game.I(NONE), st.items[key])
     elif v in ("mark", "unmark"):
-        decl = next(m for m in game.sc.memories if m.name.key == e.name.key)
+        decl = next(m for m in game.sc.memories if m.name.key == effect_name(e).key)
         if decl.type == "players":
-            st["mset"] = dict(st["mset"])
-            seats = list(st["mset"][decl.name.key])
+            seats = list(st.memories_set[decl.name.key])
             seats[s] = Or(seats[s], cond) if v == "mark" else And(seats[s], Not(cond))
-            st["mset"][decl.name.key] = seats
+            st.memories_set[decl.name.key] = seats
         else:
-            st["mone"] = dict(st["mone"])
-            current = st["mone"][decl.name.key]
-            st["mone"][decl.name.key] = If(cond, game.I(s if v == "mark" else NONE), current)
+            current = st.memories_one[decl.name.key]
+            st.memories_one[decl.name.key] = If(cond, game.I(s if v == "mark" else NONE), current)
     elif v == "draw":
-        st["drawn"][s] = Or(st["drawn"][s], cond)
+        st.drawn[s] = Or(st.drawn[s], cond)
     elif v == "consume":
-        ctr = st["counters"][s].get(e.name.key)
+        ctr = st.counters[s].get(effect_name(e).key)
         if ctr is None:
             return
-        st["counters"][s][e.name.key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
+        st.counters[s][effect_name(e).key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
     elif v == "set":
         value = game.compiler.value(e.value, game.compiler.under(view, e.value, cond))
-        if e.name.key in st["counters"][s]:
-            st["counters"][s][e.name.key] = If(cond, value, st["counters"][s][e.name.key])
-        elif e.name.key in st["mint"]:
-            st["mint"] = dict(st["mint"])
-            st["mint"][e.name.key] = If(cond, value, st["mint"][e.name.key])
-        elif e.name.key == "side" and not any(m.name.key == "side" for m in game.sc.memories):
-            st["side"][s] = If(cond, value, st["side"][s])
+        if effect_name(e).key in st.counters[s]:
+            st.counters[s][effect_name(e).key] = If(cond, value, st.counters[s][effect_name(e).key])
+        elif effect_name(e).key in st.memories_int:
+            st.memories_int[effect_name(e).key] = If(cond, value, st.memories_int[effect_name(e).key])
+        elif effect_name(e).key == "side" and not any(m.name.key == "side" for m in game.sc.memories):
+            st.sides[s] = If(cond, value, st.sides[s])
         else:
             raise Unsupported("`set` on this memory", e.span)
 
-def link_changes(game: Game, e: ast.Effect, s: int, cond, view, u) -> list:
+def link_changes(game: Game, e: ast.Effect, s: int, cond: z3.BoolRef, view: View,
+                 u: Use | None) -> list[tuple[int, z3.BoolRef, z3.ArithRef, z3.ArithRef]]:
     """What a `link` on seat s links, as (seat, condition, linked to, kind of exit it carries):
     as the interpreter's link_pairs, the user to s, or (`link together`) s to the next player
     it applies to by seat, the last to the first."""
-    kind = game.I(game.ids.value("kind", e.name.key if e.name is not None else None))
+    kind = game.I(game.ids.value("kind", effect_name(e).key if e.name is not None else None))
     if not e.together:
         if u is None or u.actor is None:
             raise Unsupported("`link` without an acting player", e.span)
@@ -252,9 +250,6 @@ def link_changes(game: Game, e: ast.Effect, s: int, cond, view, u) -> list:
 # -------------------------------------------------------------- between phases
 
 
-def snapshot(st: dict) -> dict:
-    """A copy of a state table that later writes (which replace list items) leave alone."""
-    out = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
-           for k, v in st.items()}
-    out["counters"] = [dict(cs) for cs in st["counters"]]
-    return out
+def snapshot(st: SymState) -> SymState:
+    """A copy of a state that later writes (which replace list items) leave alone."""
+    return st.copy()

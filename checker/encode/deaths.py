@@ -9,6 +9,8 @@ from __future__ import annotations
 import z3
 
 from .. import holes
+from ..ast import RuleDecl
+from ..narrow import effect_name, present
 from ..vocabulary import calls, flat
 from .commit import link_changes
 from .phase_vars import NONE
@@ -63,18 +65,19 @@ def _with_contradictions(p: Pass, decided_all: list, contras: list) -> list:
     choices = []
     for s in range(p.n):
         contradiction, pairs = contras[s]
-        choice = game.bool(f"t{p.t}_{p.tag}_contra{s}")
+        choice = game.bool_var(f"t{p.t}_{p.tag}_contra{s}")
         choices.append((contradiction, choice))
         for cond, leave_rule, stay_rule in pairs:
             pv.contradictions.append((cond, s, leave_rule, stay_rule))
-        leave.append(And(S["alive"][s], If(contradiction, choice, decided_all[s])))
+        leave.append(And(S.alive[s], If(contradiction, choice, decided_all[s])))
     game.add(compare_op("<=", count_of([And(cnd, ch) for cnd, ch in choices], game.ctx), 1))
     for cnd, ch in choices:
         game.add(Implies(Not(cnd), Not(ch)))
     return leave
 
 
-def _decide(p: Pass, rules: list, fixpoint: bool, static: dict, left):
+def _decide(p: Pass, rules: list[RuleDecl], fixpoint: bool, static: dict,
+            left: list | None) -> tuple[list, list, list, list]:
     """One decision of who leaves, with `leaves(p)` read from `left` (as the interpreter's
     iteration does). Returns (decided, kinds, contradictions, hits)."""
     game, n = p.game, p.n
@@ -103,7 +106,7 @@ def _decide(p: Pass, rules: list, fixpoint: bool, static: dict, left):
                         target = game.on(e, view, None, s)
                         if z3.is_false(target):
                             continue
-                        all_strict.append((e.verb, s, e.name.key if e.verb == "leave" else None,
+                        all_strict.append((e.verb, s, effect_name(e).key if e.verb == "leave" else None,
                                            rule.name.key, over, And(cond, target)))
         if left is not None and not _reads_leaves(rule):
             static[rule.name.key] = (all_strict[mark[0]:], hits[mark[1]:])
@@ -124,7 +127,7 @@ def _followers(p: Pass, decided: list, kinds: list) -> tuple[list, list]:
     game, S, n = p.game, p.S, p.n
     if not game.links_carry_exits:
         return decided, kinds
-    links, link_kind = list(S["links"]), list(S["link_kind"])
+    links, link_kind = list(S.links), list(present(S.link_kinds, "the links' kinds"))
     for e, s, on, view, _a, u in p.intents.writes:
         if e.verb == "link":
             for q, here, to, kind in link_changes(game, e, s, on, view, u):
@@ -135,19 +138,19 @@ def _followers(p: Pass, decided: list, kinds: list) -> tuple[list, list]:
         return decided, kinds
     out = list(decided)
     for _ in range(game.follow_depth):
-        out = [Or(decided[q], And(S["alive"][q], carries[q],
+        out = [Or(decided[q], And(S.alive[q], carries[q],
                                   Or([And(Eq(links[q], game.I(r)), out[r]) for r in range(n) if r != q])))
                for q in range(n)]
     return out, [If(decided[q], kinds[q], link_kind[q]) for q in range(n)]
 
 
-def _seat(p: Pass, s: int, mine: list):
+def _seat(p: Pass, s: int, mine: list) -> tuple[z3.BoolRef, z3.ArithRef, tuple[z3.BoolRef, list]]:
     """For one seat: whether he leaves, how, and where rules contradict on him."""
     game, S = p.game, p.S
     F = game.B(False)
     names = {x[3] for x in mine}
 
-    def overridden(x):
+    def overridden(x: tuple) -> z3.BoolRef:
         return Or([y[5] for y in mine if x[3] in y[4] and y[3] != x[3] and x[3] in names] or [F])
     live = [(x, And(x[5], Not(overridden(x)))) for x in mine]
     leaves = [(x, on) for x, on in live if x[0] == "leave"]
@@ -155,7 +158,7 @@ def _seat(p: Pass, s: int, mine: list):
     any_leave = Or([on for _, on in leaves] or [F])
     scoped_cache: dict = {}
 
-    def scoped(src):
+    def scoped(src: str) -> z3.BoolRef:
         if src not in scoped_cache:
             scoped_cache[src] = Or([on for x, on in live if x[0] == "stay" and src in x[4]] or [F])
         return scoped_cache[src]
@@ -166,7 +169,7 @@ def _seat(p: Pass, s: int, mine: list):
         defended = Or([dc for kinds_, ds, dc in p.intents.defenses if ds == s and (kinds_ is None or kind in kinds_)]
                       or [F])
         causes.append((kind, And(cond, Not(defended), Not(scoped(src)))))
-    contradiction = And(any_leave, blanket, S["alive"][s])
+    contradiction = And(any_leave, blanket, S.alive[s])
     # Every pair of a live `leave` rule and a live blanket `stay` rule clashes (each rule's
     # bindings joined first, so pairs are of rules, not bindings).
     leave_by: dict = {}
@@ -176,10 +179,10 @@ def _seat(p: Pass, s: int, mine: list):
     for xs, on_s in live:
         if xs[0] == "stay" and not xs[4]:
             stay_by.setdefault(xs[3], []).append(on_s)
-    pairs = [(And(Or(ls), Or(ss), S["alive"][s]), lr, sr)
+    pairs = [(And(Or(ls), Or(ss), S.alive[s]), lr, sr)
              for lr, ls in leave_by.items() for sr, ss in stay_by.items()]
     default = And(Not(any_leave), Not(blanket), Or([cc for _, cc in causes] or [F]))
-    decided = And(S["alive"][s], Or(And(any_leave, Not(blanket)), default))
+    decided = And(S.alive[s], Or(And(any_leave, Not(blanket)), default))
     # How they leave: the first rule that says so, else the first undefeated cause.
     kind = game.I(NONE)
     for kd, cc in reversed(causes):
@@ -189,5 +192,5 @@ def _seat(p: Pass, s: int, mine: list):
     return decided, kind, (contradiction, pairs)
 
 
-def _reads_leaves(rule) -> bool:
+def _reads_leaves(rule: RuleDecl) -> bool:
     return calls((rule.cond, rule.unless, rule.then), "leaves")

@@ -21,48 +21,38 @@ that reads `round` in an expression has no such point: no proof is attempted.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import z3
 
 from ..evaluate import initial_state
+from ..model import Scenario
+from ..narrow import present
 from ..phases import sequence
 from ..vocabulary import refers_to
-from .solver import Budget, Limits, ask, make_solver
+from .phase_vars import PhaseVars
+from .solver import Budget, Limits, Result, ask, make_solver
+from .state import SymState
 from .terms import Events, View
 from .unroll import NONE, Game
 
+T = TypeVar("T")
+
 # Components of a state that the stalemate's candidate set holds fixed (uses only grow).
-FIXED = ("alive", "role", "side", "left_by", "revealed", "drawn", "links", "counters", "items",
-         "mset", "mone", "mint")
+FIXED = ("alive", "roles", "sides", "left_by", "revealed", "drawn", "links", "counters", "items",
+         "memories_set", "memories_one", "memories_int")
 GROWING = ("uses", "self_uses")
-PATTERN = ("alive", "role", "side")
+PATTERN = ("alive", "roles", "sides")
 
 
-def state_terms(st: dict, parts=None) -> list[tuple[tuple, z3.ExprRef]]:
+def state_terms(st: SymState, parts: Sequence[str] | None = None) -> list[tuple[tuple, z3.ExprRef]]:
     """The state's variables as (path, term), in a fixed order: two games of one composition
-    give the same paths, so a state of one can be pinned in the other."""
-    out = []
-    for name in sorted(k for k in st if parts is None or k in parts):
-        value = st[name]
-        if isinstance(value, list):
-            for s, x in enumerate(value):
-                if isinstance(x, dict):
-                    out += [((name, s, c), x[c]) for c in sorted(x)]
-                else:
-                    out.append(((name, s), x))
-        elif isinstance(value, dict):
-            for key in sorted(value, key=repr):
-                x = value[key]
-                if isinstance(x, list):
-                    out += [((name, key, s), y) for s, y in enumerate(x)]
-                else:
-                    out.append(((name, key), x))
-        else:
-            out.append(((name,), value))
-    return out
+    give the same paths, so a state of one can be pinned in the other (SymState.terms)."""
+    return st.terms(parts)
 
 
-def values_of(model: z3.ModelRef, st: dict, parts=None) -> dict:
+def values_of(model: z3.ModelRef, st: SymState, parts: Sequence[str] | None = None) -> dict:
     out = {}
     for path, term in state_terms(st, parts):
         v = model.eval(term, model_completion=True)
@@ -70,7 +60,8 @@ def values_of(model: z3.ModelRef, st: dict, parts=None) -> dict:
     return out
 
 
-def pin(game: Game, st: dict, values: dict, parts=None, growing=(), shrinking=()) -> list:
+def pin(game: Game, st: SymState, values: dict, parts: Sequence[str] | None = None, growing: Sequence[str] = (),
+        shrinking: Sequence[str] = ()) -> list:
     """st equals the values on `parts`; on `growing`, st is at least the values; on
     `shrinking` (booleans), st is true only where the values are."""
     out = []
@@ -93,7 +84,8 @@ def pin(game: Game, st: dict, values: dict, parts=None, growing=(), shrinking=()
     return out
 
 
-def same(game: Game, a: dict, b: dict, parts, growing=()) -> z3.BoolRef:
+def same(game: Game, a: SymState, b: SymState, parts: Sequence[str] | None,
+         growing: Sequence[str] = ()) -> z3.BoolRef:
     """Two states of one game agree on `parts`; `growing` parts do not shrink."""
     pa, pb = dict(state_terms(a, parts)), dict(state_terms(b, parts))
     eqs = [pa[p] == pb[p] for p in pa]
@@ -102,31 +94,33 @@ def same(game: Game, a: dict, b: dict, parts, growing=()) -> z3.BoolRef:
     return z3.And(eqs) if eqs else z3.BoolVal(True, game.ctx)
 
 
-def mentions_round(scenario) -> bool:
+def mentions_round(scenario: Scenario) -> bool:
     return any(refers_to(x, "round") for x in (scenario.abilities, tuple(scenario.rules), scenario.day,
                                                tuple(scenario.wins)))
 
 
-def per_scenario(fn):
+def per_scenario(fn: Callable[..., T]) -> Callable[..., T]:
     """fn(scenario, *args) computed once per scenario object and arguments: these are static
     facts of a resolved spec, and the analyses and open questions ask them many times. Kept
     by identity (a Scenario holds lists, so it has no hash), and only while it lives."""
     memo: dict[tuple, tuple] = {}
 
-    def once(scenario, *args):
+    def once(scenario: Scenario, *args: Any) -> T:
         key = (id(scenario), *args)
         hit = memo.get(key)
         if hit is not None and hit[0]() is scenario:
             return hit[1]
         value = fn(scenario, *args)
-        memo[key] = (weakref.ref(scenario, lambda _, key=key: memo.pop(key, None)), value)
+        def forget(_: object, key: tuple = key) -> None:
+            memo.pop(key, None)
+        memo[key] = (weakref.ref(scenario, forget), value)
         return value
     once.__doc__ = fn.__doc__
     return once
 
 
 @per_scenario
-def round_numbers(scenario) -> int | None:
+def round_numbers(scenario: Scenario) -> int | None:
     """Where `round` is only compared with numbers (`round <= 2`), the largest of them: past
     it, each comparison has one value in every phase, so later phases are again all alike.
     None when the spec reads `round` in any other way."""
@@ -147,7 +141,7 @@ def round_numbers(scenario) -> int | None:
     return top if refs == compared else None
 
 
-def _numbers(scenario) -> int:
+def _numbers(scenario: Scenario) -> int:
     """The largest phase number any `at` reference names (0 when none does)."""
     top = 0
     refs = [ref for a in scenario.abilities for ref in a.phases]
@@ -164,7 +158,7 @@ def _numbers(scenario) -> int:
 
 
 @per_scenario
-def alike_from(scenario, seats) -> int | None:
+def alike_from(scenario: Scenario, seats: tuple[str, ...]) -> int | None:
     """The first phase index from which phases are all alike (generic_from, `round` compared
     only with numbers), or None when the spec reads `round` some other way."""
     if round_numbers(scenario) is None:
@@ -178,12 +172,12 @@ def alike_phase(index: int, g: int, period: int) -> int:
     return index if index < g else g + (index - g) % period
 
 
-def generic_from(scenario, seats, index: int, rounds: bool = False) -> int:
+def generic_from(scenario: Scenario, seats: tuple[str, ...], index: int, rounds: bool = False) -> int:
     """The first phase index >= index from which every phase is of a cycle kind and past
     every phase number the spec names (with `rounds`, and every number `round` is compared
     with: see round_numbers)."""
     state0 = initial_state(scenario, seats)
-    cycle = scenario.phases.cycle
+    cycle = present(scenario.phases, "the phases").cycle
     top = _numbers(scenario)
     if rounds:
         top = max(top, round_numbers(scenario) or 0)
@@ -197,14 +191,14 @@ def generic_from(scenario, seats, index: int, rounds: bool = False) -> int:
                      f"{len(seq)} phases")
 
 
-def clean(pv) -> list:
+def clean(pv: PhaseVars) -> list:
     parts = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
     if pv.overlap is not None:
         parts.append(z3.Not(pv.overlap))
     return parts
 
 
-def win_holds(game: Game, st: dict) -> dict:
+def win_holds(game: Game, st: SymState) -> dict:
     """Per side, whether its win condition holds in the state."""
     view = View(game, st, Events(game.ctx), {"__holes": []})
     holds: dict = {}
@@ -214,7 +208,7 @@ def win_holds(game: Game, st: dict) -> dict:
     return holds
 
 
-def no_win_holds(game: Game, st: dict) -> z3.BoolRef:
+def no_win_holds(game: Game, st: SymState) -> z3.BoolRef:
     """A state where nobody has won yet, after a phase where wins are checked: no side's
     condition holds, unless two hold that no priority orders (an overlap leaves no winner)."""
     holds = win_holds(game, st)
@@ -224,15 +218,15 @@ def no_win_holds(game: Game, st: dict) -> z3.BoolRef:
     return z3.Or([z3.Not(z3.Or(list(holds.values()) or [z3.BoolVal(False, game.ctx)]))] + pairs)
 
 
-def wins_checked_always(scenario) -> bool:
-    points = scenario.phases.wins_checked
+def wins_checked_always(scenario: Scenario) -> bool:
+    points = present(scenario.phases, "the phases").wins_checked
     return not points or ("day" in points and "night" in points)
 
 
 class Windows:
     """Free-start games of one composition, built once and asked many questions."""
 
-    def __init__(self, scenario, seats, limits: Limits, settings: dict | None = None):
+    def __init__(self, scenario: Scenario, seats: tuple[str, ...], limits: Limits, settings: dict | None = None):
         self.sc = scenario
         self.seats = seats
         self.limits = limits
@@ -240,7 +234,7 @@ class Windows:
         self.games: dict = {}
         self.facts: dict = {}  # phase index -> the counting facts proved there (encode/lemmas.py)
 
-    def get(self, first: int, length: int):
+    def get(self, first: int, length: int) -> tuple[Game, z3.Solver]:
         key = (first, length)
         if key not in self.games:
             game = Game(self.sc, self.seats, length, settings=self.settings, first_phase=first, symmetry=False,
@@ -251,7 +245,7 @@ class Windows:
         return self.games[key]
 
 
-def windows_of(enc) -> Windows:
+def windows_of(enc: Any) -> Windows:
     """The free-start games of an encoding, shared by the analyses that prove things."""
     # Kept on the composition's one game: every depth of it shares the windows.
     holder = getattr(enc, "full", enc)
@@ -260,8 +254,8 @@ def windows_of(enc) -> Windows:
     return holder._windows
 
 
-def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
-                 clean_before: bool = True, invariants=None,
+def prove_absent(enc: Any, event_at: Callable[[Game, int], list], kmax: int = 2, what: str = "it",
+                 clean_before: bool = True, invariants: Callable[[], Callable[[Game, SymState], list] | None] | None = None,
                  budget: Budget | None = None) -> tuple[str, int | None, str | None]:
     """k-induction: whether an event no game of the encoding's L phases shows (event_at(game,
     i): the conditions of the event at phase i of `game`, a list joined by `and`) can never
@@ -282,7 +276,7 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
     why) when the step reaches the event from a state the search cannot rule out (a longer
     search may show it reachable, or let the step start later), ("open", None, why) when no
     longer search can help (the windows leave play out, the spec reads `round`)."""
-    def asked(solver, *parts):
+    def asked(solver: z3.Solver, *parts: z3.BoolRef) -> Result:
         return budget.ask(solver, *parts) if budget is not None else ask(solver, *parts)
     sc = enc.sc
     g = alike_from(sc, enc.game.seats)
@@ -302,7 +296,7 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
             if game.restricted:
                 # A window that leaves some play out proves nothing: not worth a question.
                 return "open", None, game.restricted
-            pre = [game.states[0]["winner"] == NONE]
+            pre = [game.states[0].winner == NONE]
             if strengthen:
                 pre.append(no_win_holds(game, game.states[0]))
             for i in range(k - 1):
@@ -336,7 +330,7 @@ def prove_absent(enc, event_at, kmax: int = 2, what: str = "it",
 STEP = "step"
 
 
-def _assumed(invariant, game: Game, k: int) -> list:
+def _assumed(invariant: Callable[[Game, SymState], list] | None, game: Game, k: int) -> list:
     """The invariants over a window's states: its first (nobody has won there), and each
     later one before the event where nobody has won yet."""
     if invariant is None:
@@ -346,5 +340,5 @@ def _assumed(invariant, game: Game, k: int) -> list:
         st = game.states[t]
         terms = invariant(game, st)
         if terms:
-            out.append(z3.Implies(st["winner"] == NONE, z3.And(terms)))
+            out.append(z3.Implies(st.winner == NONE, z3.And(terms)))
     return out

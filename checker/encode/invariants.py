@@ -14,13 +14,18 @@ the solver proves is assumed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import z3
 
-from .induction import alike_from, clean, no_win_holds, prove_absent, win_holds
+from .induction import Windows, alike_from, clean, no_win_holds, prove_absent, win_holds
 from .phase_vars import NONE
 from .solver import Budget, Limits, ask, make_solver
+from .state import SymState
 from .terms import Events, View, count_of
 from .unroll import Game
+from ..narrow import actor_roles, present
 from ..vocabulary import sides_set
 
 
@@ -30,7 +35,7 @@ from ..vocabulary import sides_set
 HOUDINI_WORK = 5
 
 
-def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
+def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
     """A candidate invariant of the states nobody has won:
     ("no-win",) no side's condition holds;
     ("no-win-unless-overlap",) none does unless two that no priority orders do (an overlap
@@ -54,26 +59,27 @@ def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
         view = View(game, st, Events(ctx), {"__holes": []})
         return z3.Not(z3.Or([game.compiler.value(w.cond, view) for w in game.sc.open_wins]))
     if lemma[0] == "alive":
-        return st["alive"][lemma[1]]
+        return st.alive[lemma[1]]
     if lemma[0] == "unmarked":
-        return z3.Not(st["mset"][lemma[1]][lemma[2]])
+        return z3.Not(st.memories_set[lemma[1]][lemma[2]])
     if lemma[0] == "reading":
-        return z3.Or([x for (i, _), x in st["readings"].items() if i == lemma[1]])
+        return z3.Or([x for (i, _), x in st.readings.items() if i == lemma[1]])
     if lemma[0] == "mutual-link":
         s, n, none = lemma[1], game.n, game.I(NONE)
-        kind, partner = st["link_kind"][s], st["links"][s]
-        back = [z3.And(partner == t, st["links"][t] == s, st["link_kind"][t] == kind)
+        kinds = present(st.link_kinds, "the links' kinds")
+        kind, partner = kinds[s], st.links[s]
+        back = [z3.And(partner == t, st.links[t] == s, kinds[t] == kind)
                 for t in range(n) if t != s]
         return z3.Implies(kind != none, z3.Or(back) if back else z3.BoolVal(False, ctx))
     if lemma[0] == "linked-same-side":
         s, none = lemma[1], game.I(NONE)
-        kind, partner = st["link_kind"][s], st["links"][s]
-        same = [z3.And(partner == t, st["side"][t] == st["side"][s]) for t in range(game.n) if t != s]
+        kind, partner = present(st.link_kinds, "the links' kinds")[s], st.links[s]
+        same = [z3.And(partner == t, st.sides[t] == st.sides[s]) for t in range(game.n) if t != s]
         return z3.Implies(kind != none, z3.Or(same) if same else z3.BoolVal(False, ctx))
     if lemma[0] == "one-holder":
         ability = game.sc.ability_by_key[lemma[1]]
-        wanted = [game.ids.roles.index(r.key) for r in (ability.actor.roles or (ability.actor.name,))]
-        holders = [z3.And(st["alive"][s], z3.Or([st["role"][s] == r for r in wanted])) for s in range(game.n)]
+        wanted = [game.ids.roles.index(r.key) for r in actor_roles(present(ability.actor, "a held ability's actor"))]
+        holders = [z3.And(st.alive[s], z3.Or([st.roles[s] == r for r in wanted])) for s in range(game.n)]
         return count_of(holders, ctx) <= 1
     _, s, r = lemma
     role = game.sc.role_by_key[r]
@@ -83,22 +89,22 @@ def lemma_term(lemma: tuple, game: Game, st: dict) -> z3.BoolRef:
                     | {x for rule in game.sc.rules for x in sides_set(rule.then)})
     sides = [x for x in dict.fromkeys(sides) if x in game.sc.side_by_key]
     ids = game.ids
-    return z3.Implies(st["role"][s] == ids.roles.index(r),
-                      z3.Or([st["side"][s] == ids.value("side", x) for x in sides]))
+    return z3.Implies(st.roles[s] == ids.roles.index(r),
+                      z3.Or([st.sides[s] == ids.value("side", x) for x in sides]))
 
 
-def candidate_lemmas(game: Game) -> list:
+def candidate_lemmas(game: Game) -> list[tuple]:
     """What the states of most games satisfy, to be proved or dropped (Proof.houdini). A
     free state can break them (everybody gone with nobody declared the winner, a citizen on
     the mafia's side) and then has no way forward that a reachable state would have."""
-    out = [("no-win",), ("no-win-unless-overlap",)] if game.sc.wins else []
+    out: list[tuple] = [("no-win",), ("no-win-unless-overlap",)] if game.sc.wins else []
     out += [("no-open-win",)] if game.sc.open_wins else []
     out += [("one-holder", a.key) for a in crowded(game)]
-    out += [("reading", i) for i in sorted({i for i, _ in game.states[0]["readings"]})]
+    out += [("reading", i) for i in sorted({i for i, _ in game.states[0].readings})]
     out += [("alive", s) for s in range(game.n)]  # a player no rule can remove
-    out += [("unmarked", m, s) for m in sorted(game.states[0]["mset"]) for s in range(game.n)]
+    out += [("unmarked", m, s) for m in sorted(game.states[0].memories_set) for s in range(game.n)]
     for s in range(game.n):
-        out += [("side", s, r) for r in sorted(game.roles_of[s])]
+        out += [("side", s, r) for r in sorted(present(game.roles_of, "the roles a seat can hold")[s])]
     if game.links_carry_exits:
         out += [("mutual-link", s) for s in range(game.n)] + [("linked-same-side", s) for s in range(game.n)]
     return out
@@ -121,12 +127,12 @@ class Invariants:
         self.failed = failed
         self.given_up = given_up or []  # candidates dropped because the solver gave up on them
 
-    def at(self, game: Game, st: dict) -> list:
+    def at(self, game: Game, st: SymState) -> list:
         """The invariants over a state of `game` (which nobody has won)."""
         return [lemma_term(lm, game, st) for lm in self.lemmas]
 
 
-def find(enc, budget: Budget | None = None) -> Invariants:
+def find(enc: Any, budget: Budget | None = None) -> Invariants:
     """The invariants of the encoding's composition, found once and kept on its one game
     (every depth of it shares them, as the free-start windows). `budget`: the solver work
     the search may spend, if not HOUDINI_WORK questions' worth (charged there)."""
@@ -141,7 +147,7 @@ def find(enc, budget: Budget | None = None) -> Invariants:
     return holder._invariants
 
 
-def _houdini(enc, windows, budget: Budget | None) -> Invariants:
+def _houdini(enc: Any, windows: Windows, budget: Budget | None) -> Invariants:
     g = alike_from(enc.sc, enc.game.seats)
     real = enc.deepest()
     if g is None or len(real.game.states) <= g:
@@ -159,7 +165,7 @@ def _houdini(enc, windows, budget: Budget | None) -> Invariants:
         solver.add(*game.constraints[added:upto])
         added = upto
         st = game.states[t]
-        todo, unsettled = keep_holding(solver, todo, game, st, [st["winner"] == NONE], budget)
+        todo, unsettled = keep_holding(solver, todo, game, st, [st.winner == NONE], budget)
         given_up += unsettled
     period = len(enc.sc.phases.cycle)
     changed = True
@@ -168,7 +174,7 @@ def _houdini(enc, windows, budget: Budget | None) -> Invariants:
         for j in range(g, g + period):
             game, solver = windows.get(j, 1)
             before, after = game.states[0], game.states[1]
-            assumed = [before["winner"] == NONE, after["winner"] == NONE]
+            assumed = [before.winner == NONE, after.winner == NONE]
             assumed += [lemma_term(lm, game, before) for lm in todo]
             kept, unsettled = keep_holding(solver, todo, game, after, assumed, budget)
             given_up += unsettled
@@ -179,7 +185,7 @@ def _houdini(enc, windows, budget: Budget | None) -> Invariants:
     return Invariants(todo, given_up=given_up)
 
 
-def keep_holding(solver, todo: list, game: Game, st: dict, facts: list,
+def keep_holding(solver: z3.Solver, todo: list, game: Game, st: SymState, facts: list,
                  budget: Budget | None = None) -> tuple[list, list]:
     """The candidates of todo that hold in st whenever the facts do (those false in a model
     are dropped, one model at a time), and those dropped because the solver gave up on them.
@@ -210,26 +216,26 @@ def keep_holding(solver, todo: list, game: Game, st: dict, facts: list,
                     pending += [group[half:], group[:half]]
                 break
             # A state the facts allow: every candidate false in it is broken, in any group.
-            def true_in(lms: list, model=r.model) -> list:
+            def true_in(lms: list, model: z3.ModelRef = r.model) -> list:
                 return [lm for lm in lms if z3.is_true(model.eval(lemma_term(lm, game, st), model_completion=True))]
             group = true_in(group)
             pending = [true_in(g) for g in pending]
     return sorted(kept, key=order.__getitem__), sorted(given_up, key=order.__getitem__)
 
 
-def strengthening(enc, budget: Budget | None = None):
+def strengthening(enc: Any, budget: Budget | None = None) -> Callable[[], Callable[[Game, SymState], list] | None]:
     """For induction.prove_absent's `invariants`: the composition's invariants, found on the
     first call (within `budget`, if given), or None when none could be."""
-    def get():
+    def get() -> Callable[[Game, SymState], list] | None:
         inv = find(enc, budget)
         return inv.at if inv.failed is None and inv.lemmas else None
     return get
 
 
-def proved_never(enc, sid: int, kmax: int = 2) -> tuple[str, int | None, str | None]:
+def proved_never(enc: Any, sid: int, kmax: int = 2) -> tuple[str, int | None, str | None]:
     """Whether side `sid` can never win in a game the rules decide, of any length, given
     that the bounded search found no such game within the encoding's L phases.
     As induction.prove_absent: ("proved", k, None), ("unknown", None, reason), or why not."""
-    def event(game, i):
-        return [game.states[i + 1]["winner"] == sid] + clean(game.vars[i])
+    def event(game: Game, i: int) -> list:
+        return [game.states[i + 1].winner == sid] + clean(game.vars[i])
     return prove_absent(enc, event, kmax, what="the win", invariants=strengthening(enc))

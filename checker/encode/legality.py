@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import z3
 
 from .. import ast, holes
-from ..model import Ability
+from ..model import Ability, Team
+from ..narrow import actor_roles, effect_name, present
 from ..phases import Phase, matches
 from ..vocabulary import flat, refers_to
 from .phase_vars import NONE, PhaseVars, Use
+from .state import SymState
 from .vote import tally_legal, tie_rules, tied
 from .terms import And, Eq, Events, If, Implies, Not, Or, Seats, Unsupported, View, compare_op, count_of, pick, truth
 
@@ -25,19 +28,20 @@ if TYPE_CHECKING:
 MAX_OBLIGATION_CANDIDATES = 5000  # candidate uses of a mandatory ability, past which it is unsupported
 
 
-def usable_in(game: Game, a: Ability, phase: Phase, moment) -> bool:
+def usable_in(game: Game, a: Ability, phase: Phase, moment: str | None) -> bool:
     for ref in a.phases:
         if matches(ref, phase, moment):
             return True
     for trig in a.triggers:
-        if trig.timing == "next" and trig.timing_phase.key == phase.kind and moment in (None, "before"):
+        if trig.timing == "next" and present(trig.timing_phase, "the phase of a `next` trigger").key == phase.kind \
+                and moment in (None, "before"):
             return True
         if trig.timing == "immediately" and moment in (None, "before"):
             return True
     return False
 
 
-def _choice_range(game: Game, c) -> tuple[int, int] | None:
+def _choice_range(game: Game, c: ast.Choice) -> tuple[int, int] | None:
     """The values a `choose` can take (or nobody/nothing), as _legal allows them."""
     ids = game.ids
     if c.kind == "variant":
@@ -53,19 +57,20 @@ def _choice_range(game: Game, c) -> tuple[int, int] | None:
     return (min(values + [NONE]), max(values))
 
 
-def _unranged(game: Game, name):
+def _unranged(game: Game, name: str) -> z3.ArithRef:
     game.unranged.append(name)
-    return game.int(name)
+    return game.int_var(name)
 
 
-def use_vars(game: Game, t, a: Ability, key: int, moment, S, phase) -> Use:
+def use_vars(game: Game, t: int | str, a: Ability, key: int, moment: str | None, S: SymState,
+             phase: Phase | None) -> Use:
     # An ability of both moments of a day has a use at each: the one after the vote needs
     # names of its own (one name is one variable: used at both moments or at neither). The
     # others keep theirs, and with them the solver's models, which witnesses are read from.
-    both = moment == "after" and usable_in(game, a, phase, "before")
+    both = moment == "after" and phase is not None and usable_in(game, a, phase, "before")
     p = f"t{t}_{a.key}_{key}_" + ("after_" if both else "")
-    used = game.bool(p + "used")
-    actor = None
+    used = game.bool_var(p + "used")
+    actor: z3.ArithRef | int | None = None
     if a.actor is not None and a.actor.kind == "team":
         actor = game.ranged(p + "actor", NONE, game.n - 1)
     elif key != NONE:
@@ -83,30 +88,30 @@ def use_vars(game: Game, t, a: Ability, key: int, moment, S, phase) -> Use:
 # -------------------------------------------------------------- legality
 
 
-def _team(game: Game, a: Ability):
-    key = a.for_team or (a.actor.name.key if a.actor and a.actor.kind == "team" else None)
+def _team(game: Game, a: Ability) -> Team | None:
+    key = a.for_team or (present(a.actor.name, "a team actor's name").key if a.actor and a.actor.kind == "team" else None)
     return next((t for t in game.sc.teams if t.key == key), None)
 
 
-def _member(game: Game, team, S, s):
+def _member(game: Game, team: Team, S: SymState, s: int) -> z3.BoolRef:
     ids = game.ids
     conds = []
     if team.members_side:
-        conds.append(Eq(S["side"][s], ids.sides.index(team.members_side)))
+        conds.append(Eq(S.sides[s], ids.sides.index(team.members_side)))
     for r in team.members:
-        conds.append(Eq(S["role"][s], ids.roles.index(r)))
+        conds.append(Eq(S.roles[s], ids.roles.index(r)))
     return Or(conds) if conds else game.B(False)
 
 
-def _decider(game: Game, team, S):
+def _decider(game: Game, team: Team, S: SymState) -> tuple[z3.BoolRef, Callable[[int], z3.BoolRef]]:
     """(decider exists, allowed(seat)) for a team, as in legal.team_decider."""
     ids = game.ids
-    living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(game.n)]
+    living = [And(_member(game, team, S, s), S.alive[s]) for s in range(game.n)]
     leader_alive = []
     allowed_by_leader = []
     for leader in team.leaders:
         rid = ids.roles.index(leader)
-        has = [And(living[s], Eq(S["role"][s], rid)) for s in range(game.n)]
+        has = [And(living[s], Eq(S.roles[s], rid)) for s in range(game.n)]
         leader_alive.append(Or(has))
         # The lowest seat with this leader's role, when no earlier leader is alive.
         first = [And(has[s], *[Not(has[j]) for j in range(s)]) for s in range(game.n)]
@@ -115,7 +120,7 @@ def _decider(game: Game, team, S):
     fallback = not team.leaders or team.leader_fallback
     exists = Or(any_leader, Or(living)) if fallback else any_leader
 
-    def allowed(seat_index):
+    def allowed(seat_index: int) -> z3.BoolRef:
         options = []
         for i, first in enumerate(allowed_by_leader):
             earlier = [Not(x) for x in leader_alive[:i]]
@@ -126,7 +131,7 @@ def _decider(game: Game, team, S):
     return exists, allowed
 
 
-def legal(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+def legal(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase, view0: View) -> None:
     conds, table_gaps, open_limits = _legality(game, u, pv, S, phase)
     for hole in table_gaps:
         pv.undefined.append((And(u.used, hole), holes.no_row(u.ability.display, u.ability.key)))
@@ -145,7 +150,7 @@ def owed_on_trigger(a: Ability, phase: Phase) -> bool:
     return all(t.timing == "immediately" for t in a.triggers)
 
 
-def trigger_obligations(game: Game, pv: PhaseVars, S: dict, phase: Phase) -> None:
+def trigger_obligations(game: Game, pv: PhaseVars, S: SymState, phase: Phase) -> None:
     """As obligations.unmet_on_trigger: where the trigger of such a use happened in the phase
     (pv.happened, filled by the passes), the use must be made if some use would be legal."""
     for u in pv.uses:
@@ -157,7 +162,7 @@ def trigger_obligations(game: Game, pv: PhaseVars, S: dict, phase: Phase) -> Non
         game.add(Implies(And(pv.active, pv.happened[id(u)], legal), u.used))
 
 
-def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> None:
+def _obligation(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase) -> None:
     """As interpreter/obligations.py: a mandatory use must be made whenever some choice of
     targets and values would be legal (with none legal, the obligation lapses). Each
     candidate use is the legality of the use with constants for its choices, so the
@@ -166,7 +171,7 @@ def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> Non
     actor = u.actor
     if a.actor is not None and a.actor.kind == "team":
         # The team's decider, as the interpreter's default actor: the first allowed seat.
-        _, allowed = _decider(game, _team(game, a), S)
+        _, allowed = _decider(game, present(_team(game, a), "the ability's team"), S)
         actor = game.I(NONE)
         for seat in range(game.n - 1, -1, -1):
             actor = If(allowed(seat), game.I(seat), actor)
@@ -180,7 +185,8 @@ def _obligation(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase) -> Non
     game.add(Implies(And(pv.active, legal), made))
 
 
-def _some_use_legal(game: Game, u: Use, actor, pv: PhaseVars, S: dict, phase: Phase) -> z3.BoolRef:
+def _some_use_legal(game: Game, u: Use, actor: z3.ArithRef | int | None, pv: PhaseVars, S: SymState,
+                    phase: Phase) -> z3.BoolRef:
     """Whether some choice of targets and values makes the use legal: the disjunction, over
     every candidate, of _legality's conditions with the candidate's constants. Who may act
     and when does not depend on the choices, so it is built once; a target filter or
@@ -206,7 +212,7 @@ def _some_use_legal(game: Game, u: Use, actor, pv: PhaseVars, S: dict, phase: Ph
     return And(*who, Or(options)) if options else game.B(False)
 
 
-def _shadow(game: Game, u: Use, actor, targets: tuple, count: int, values: tuple) -> Use:
+def _shadow(game: Game, u: Use, actor: z3.ArithRef | int | None, targets: tuple, count: int, values: tuple) -> Use:
     """A candidate use standing for u, with constants for its choices (and the environment
     those constants give, built directly rather than folded from terms)."""
     a = u.ability
@@ -215,7 +221,7 @@ def _shadow(game: Game, u: Use, actor, targets: tuple, count: int, values: tuple
                  [game.I(t) for t in targets] + [game.I(NONE)] * (most - len(targets)),
                  game.I(count) if u.count is not None else None,
                  {ch.binds.key: game.I(v) for ch, v in zip(a.choices, values)}, u.moment)
-    env = {"actor": actor if actor is not None else game.I(NONE)}
+    env: dict = {"actor": actor if actor is not None else game.I(NONE)}
     if shadow.targets:
         env["target"] = shadow.targets[0]
         env["targets"] = Seats([game.B(s in targets) for s in range(game.n)])
@@ -224,19 +230,19 @@ def _shadow(game: Game, u: Use, actor, targets: tuple, count: int, values: tuple
     return shadow
 
 
-def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: dict, phase: Phase,
+def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: SymState, phase: Phase,
                           targets: tuple, values: tuple, memo: dict) -> list:
     """_legality's conditions for a candidate, less who and when (see _some_use_legal). Its
     choices are constants in range and its targets distinct, so only the number of targets,
     the filter, the conditions and the limits are left."""
     a = shadow.ability
     c = game.compiler
-    env = shadow.env
+    env = present(shadow.env, "a candidate's environment")
     gaps: list = []
     view = View(game, S, _choice_events(game, pv), {**env, "__holes": gaps})
     conds: list = []
     if a.target_count is not None:
-        key = ("count", len(targets), values, targets if _reads_targets(a.target_count) else None)
+        key: tuple = ("count", len(targets), values, targets if _reads_targets(a.target_count) else None)
         if key not in memo:
             need = c.value(a.target_count, view)
             gap = Or(gaps) if gaps else game.B(False)
@@ -260,11 +266,11 @@ def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: dict, phase
     return conds
 
 
-def _reads_targets(tree) -> bool:
+def _reads_targets(tree: object) -> bool:
     return refers_to(tree, "targets") or refers_to(tree, "target")
 
 
-def _choice_values(game: Game, c) -> list[int]:
+def _choice_values(game: Game, c: ast.Choice) -> list[int]:
     ids = game.ids
     if c.kind == "variant":
         return [ids.value("variant", x) for x in ids.variants[c.names[0].key]]
@@ -275,7 +281,8 @@ def _choice_values(game: Game, c) -> list[int]:
     return list(range(len(ids.roles) if c.kind == "role" else len(ids.sides)))
 
 
-def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None = None):
+def _legality(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase,
+              original: Use | None = None) -> tuple[list, list, list]:
     """(the conditions for u's choices to be legal, the table holes they met, the open
     limits as (condition, why)). `original`: for a candidate use standing in for one of
     the phase's uses (an obligation), the use it stands for, which is not one of the
@@ -295,7 +302,7 @@ def _legality(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original
     return conds, table_gaps, open_limits
 
 
-def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, original: Use | None,
+def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase, original: Use | None,
                   conds: list) -> None:
     """The use is made in its phase (or on its trigger, or pending), by a player who may."""
     a = u.ability
@@ -307,35 +314,35 @@ def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: dict, phase: Phase, orig
         voted_today = And(pv.vote_kind == 1, pv.vote_target == u.key) \
             if pv.vote_kind is not None else game.B(False)
         in_phase = True
-        conds.append(Or(S["drawn"][u.key], voted_today))
+        conds.append(Or(S.drawn[u.key], voted_today))
     immediate = [t for t in a.triggers if t.timing == "immediately"]
     trigger_ok = _trigger_possible(game, original or u, pv, immediate) if immediate else game.B(False)
-    pend = S["pending"].get((a.key, u.key, phase.kind), game.B(False)) if u.key != NONE else game.B(False)
+    pend = S.pending.get((a.key, u.key, phase.kind), game.B(False)) if u.key != NONE else game.B(False)
     conds.append(Or(game.B(in_phase), pend, trigger_ok))
     if a.actor is not None and a.actor.kind == "role":
-        roles = [ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))] \
-            if a.actor.roles else [ids.roles.index(a.actor.name.key)]
-        conds.append(Or([Eq(S["role"][u.key], r) for r in roles]))
-        conds.append(Or(S["alive"][u.key], pend, trigger_ok))
+        roles = [ids.roles.index(r.key) for r in actor_roles(a.actor)]
+        conds.append(Or([Eq(S.roles[u.key], r) for r in roles]))
+        conds.append(Or(S.alive[u.key], pend, trigger_ok))
     elif a.actor is not None and a.actor.kind == "team":
         _team_decides(game, u, pv, S, original, conds)
     elif a.actor is not None and a.actor.kind == "holder":
-        conds.append(compare_op(">=", S["items"][(a.actor.name.key, u.key)], 0))
-        conds.append(S["alive"][u.key])
+        conds.append(compare_op(">=", S.items[(present(a.actor.name, "the item of `by holder`").key, u.key)], 0))
+        conds.append(S.alive[u.key])
     if a.for_team and u.key != NONE:
-        conds.append(_member(game, _team(game, a), S, u.key))
+        conds.append(_member(game, present(_team(game, a), "the ability's team"), S, u.key))
 
 
-def _team_decides(game: Game, u: Use, pv: PhaseVars, S: dict, original: Use | None, conds: list) -> None:
+def _team_decides(game: Game, u: Use, pv: PhaseVars, S: SymState, original: Use | None, conds: list) -> None:
     """A team's use is decided by its decider (legal.team_decider)."""
     n = game.n
-    team = _team(game, u.ability)
+    team = present(_team(game, u.ability), "the ability's team")
     exists, allowed = _decider(game, team, S)
-    conds.append(And(u.actor >= 0, u.actor < n))
+    actor = present(u.actor, "a team use's actor")
+    conds.append(And(actor >= 0, actor < n))
     if team.leaders and not team.leader_fallback and original is None:
         # As legal.check: with every leader gone and no fallback, the rules name nobody to
         # decide; a use named by a living member is a hole, and takes no part in the phase.
-        living = [And(_member(game, team, S, s), S["alive"][s]) for s in range(n)]
+        living = [And(_member(game, team, S, s), S.alive[s]) for s in range(n)]
         conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s]))) for s in range(n)]))
         u.void = Not(exists)
         pv.undefined.append((And(pv.active, u.used, u.void), holes.leaderless(team.key)))
@@ -369,15 +376,16 @@ def _target_conditions(game: Game, u: Use, view: View, table_gaps: list, conds: 
     count = c.value(a.target_count, view)
     gap = Or(table_gaps[before:]) if len(table_gaps) > before else game.B(False)
     most = len(u.targets)
+    chosen_count = present(u.count, "how many targets a use chooses")
     if a.target_up_to:
-        ok = And(u.count >= 1, u.count <= count)
+        ok = And(chosen_count >= 1, chosen_count <= count)
     else:
-        ok = u.count == count
+        ok = chosen_count == count
     # A table with no row for this case: the rules give no number (a hole, as in the
     # interpreter, which then takes the choice as given).
-    conds.append(Or(ok, And(gap, u.count >= 1, u.count <= most)))
+    conds.append(Or(ok, And(gap, chosen_count >= 1, chosen_count <= most)))
     for j, tj in enumerate(u.targets):
-        chosen = j < u.count
+        chosen = j < chosen_count
         conds.append(Implies(chosen, And(tj >= 0, tj < game.n)))
         conds.append(Implies(Not(chosen), tj == NONE))
         for i in range(j):
@@ -387,7 +395,7 @@ def _target_conditions(game: Game, u: Use, view: View, table_gaps: list, conds: 
             conds.append(Implies(chosen, ok))
 
 
-def _limit_conditions(game: Game, u: Use, S: dict, phase: Phase, env: dict, conds: list,
+def _limit_conditions(game: Game, u: Use, S: SymState, phase: Phase, env: dict, conds: list,
                       open_limits: list) -> None:
     """The limits: no repeat, uses on oneself and per game (with blocked uses as the spec says)."""
     a = u.ability
@@ -396,28 +404,28 @@ def _limit_conditions(game: Game, u: Use, S: dict, phase: Phase, env: dict, cond
     targets_set = env.get("targets")
     for lim in a.limits:
         if lim.kind == "no_repeat":
-            last = S["last"].get((a.key, u.key, phase.kind))
+            last = S.last_targets.get((a.key, u.key, phase.kind))
             if last is not None and targets_set is not None:
                 conds.append(Not(Or([And(last[s], targets_set.member[s]) for s in range(n)])))
             continue
         open_ = a.blocked_uses == "open"
-        why = holes.open_limit(a.display, a.blocked_why, a.key)
+        why = holes.open_limit(a.display, present(a.blocked_why, "why blocked uses are open"), a.key) if open_ else None
         if lim.on_self:
             if targets_set is not None and u.actor is not None:
                 on_self = targets_set.contains(u.actor)
-                done = S["self_uses"][ukey]
+                done = S.self_uses[ukey]
                 if open_:
-                    conds.append(Implies(on_self, done - S["uses_open"][("self",) + ukey] < lim.count))
+                    conds.append(Implies(on_self, done - S.uses_open[("self",) + ukey] < lim.count))
                     open_limits.append((And(on_self, done >= lim.count), why))
                 else:
                     conds.append(Implies(on_self, done < lim.count))
             continue
-        if lim.per.key == "game":
+        if present(lim.per, "a limit's period").key == "game":
             if open_:
-                conds.append(S["uses"][ukey] - S["uses_open"][ukey] < lim.count)
-                open_limits.append((S["uses"][ukey] >= lim.count, why))
+                conds.append(S.uses[ukey] - S.uses_open[ukey] < lim.count)
+                open_limits.append((S.uses[ukey] >= lim.count, why))
             else:
-                conds.append(S["uses"][ukey] < lim.count)
+                conds.append(S.uses[ukey] < lim.count)
 
 
 def _choice_events(game: Game, pv: PhaseVars) -> Events:
@@ -438,7 +446,7 @@ def _reads_choices(game: Game) -> bool:
     return game.sc.reads_choices
 
 
-def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef:
+def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers: list[ast.Trigger]) -> z3.BoolRef:
     """As play._can_trigger_now: another use that can attack this user (or, for
     `on leave`, anything that can remove someone)."""
     options = []
@@ -452,11 +460,11 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
                 options.append(And(other.used, game.env_of(other)["targets"].member[u.key]))
             if t.event.key == "revived" and any(e.verb == "revive" for e in flat(other.ability.effects)):
                 options.append(other.used)
-            hits = any(e.verb == "kill" and (not kinds or e.name.key in kinds) for e in flat(other.ability.effects))
+            hits = any(e.verb == "kill" and (not kinds or effect_name(e).key in kinds) for e in flat(other.ability.effects))
             if not hits:
                 continue
             if t.event.key == "kill" and u.key != NONE:
-                options.append(And(other.used, Or([And(j < other.count, tj == u.key)
+                options.append(And(other.used, Or([And(j < present(other.count, "how many targets a use chooses"), tj == u.key)
                                                          for j, tj in enumerate(other.targets)])))
             if t.event.key == "leave":
                 options.append(other.used)
@@ -468,7 +476,7 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
             # As Player._can_trigger_now: a tie can remove any of the tied (`on leave`), and
             # votes them out under a tie rule that sends someone out (`on voted`); the use
             # lapses where the tie sends out another.
-            rule = game.sc.day.tie_rule
+            rule = present(game.sc.day, "the day").tie_rule
             if t.event.key == "leave" or (rule is not None and rule.may_remove):
                 options.append(tied(pv, u.key))
         # As Player._can_trigger_now: a user whose link carries an exit can leave by any vote
@@ -479,7 +487,7 @@ def _trigger_possible(game: Game, u: Use, pv: PhaseVars, triggers) -> z3.BoolRef
                 else Not(Eq(kind, game.I(NONE)))
             if truth(carried) is not False:
                 sends_out = Or(pv.vote_kind == 1, And(pv.vote_kind == 2, game.B(
-                    game.sc.day.tie in ("random", "all_leave"))))
+                    present(game.sc.day, "the day").tie in ("random", "all_leave"))))
                 options.append(And(carried, sends_out))
     return Or(options) if options else game.B(False)
 
@@ -513,11 +521,11 @@ def team_once(game: Game, pv: PhaseVars) -> None:
             game.add(compare_op("<=", count_of(flags, game.ctx), 1))
 
 
-def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) -> None:
+def vote_legal(game: Game, pv: PhaseVars, S: SymState, phase: Phase, view0: View) -> None:
     """Who may be voted out or tied, and what a tie does. The fixed tie rules are stated as
     plain terms; a tie broken by a player or revoted is stated by vote.tie_rules."""
-    day = game.sc.day
-    k, x = pv.vote_kind, pv.vote_target
+    day = present(game.sc.day, "the day")
+    k, x = present(pv.vote_kind, "the vote's kind"), present(pv.vote_target, "the player voted out")
     a, b = pv.tie
     dynamic = day.tie in ("chosen", "revote")
     tie_open = not dynamic and day.tie not in ("no_exit", "random", "all_leave")
@@ -528,7 +536,7 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
         if day.tie == "no_exit":
             # As the interpreter: a tie that removes nobody is a day with no exit.
             game.add(Implies(pv.active, k != 2))
-    game.add(Implies(k == 1, And(x >= 0, x < game.n, pick(x, S["alive"]))))
+    game.add(Implies(k == 1, And(x >= 0, x < game.n, pick(x, S.alive))))
     if dynamic:
         tie_rules(game, pv, S)
     elif day.tie == "random":
@@ -536,7 +544,7 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
         game.add(Implies(And(k != 1, k != 2), x == NONE))
     else:
         game.add(Implies(k != 1, x == NONE))
-    game.add(Implies(k == 2, And(a >= 0, a < b, b < game.n, pick(a, S["alive"]), pick(b, S["alive"]))))
+    game.add(Implies(k == 2, And(a >= 0, a < b, b < game.n, pick(a, S.alive), pick(b, S.alive))))
     for on_day, flt in day.candidates:
         if on_day is not None and on_day != phase.number:
             continue
@@ -553,7 +561,7 @@ def vote_legal(game: Game, pv: PhaseVars, S: dict, phase: Phase, view0: View) ->
 
 def max_targets(a: Ability) -> int:
     """The most targets an ability can take: its number, or the largest in its table."""
-    def bound(e):
+    def bound(e: ast.Expr) -> int:
         if isinstance(e, ast.Num):
             return e.value
         if isinstance(e, ast.Cases):

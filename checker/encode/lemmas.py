@@ -20,9 +20,12 @@ from dataclasses import dataclass
 
 import z3
 
-from .induction import alike_from, alike_phase, state_terms
+from ..narrow import present
+from .induction import Windows, alike_from, alike_phase, state_terms
 from .solver import ask
+from .state import SymState
 from .terms import Implies, Not, Or
+from .unroll import Game, Prefix
 
 MAX_ROUNDS = 40  # Houdini rounds per phase: each drops the candidates one model violates
 
@@ -37,7 +40,7 @@ class Fact:
     path: tuple = ()
 
 
-def candidates(st: dict) -> list[Fact]:
+def candidates(st: SymState) -> list[Fact]:
     """The counting facts: a phase kind that always removes someone, and per seat, that a
     player who has left stays out. (Measured on the anchors' core: the day count alone takes
     refuting ten rounds from 4.6 s to 0.5 s; stating also that uses only grow, or any other
@@ -45,13 +48,13 @@ def candidates(st: dict) -> list[Fact]:
     return [Fact("removes")] + [Fact("falls", path) for path, _ in state_terms(st, ("alive",))]
 
 
-def stated(game, t: int, fact: Fact) -> z3.BoolRef:
+def stated(game: Game | Prefix, t: int, fact: Fact) -> z3.BoolRef:
     """The fact about phase t of `game` (an unrolled game or a free-start window)."""
     before, after = game.states[t], game.states[t + 1]
     if fact.kind == "removes":
         n = game.n
         # alive after + dead before <= n - 1: at least one of the living leaves.
-        terms = [(after["alive"][s], 1) for s in range(n)] + [(Not(before["alive"][s]), 1) for s in range(n)]
+        terms = [(after.alive[s], 1) for s in range(n)] + [(Not(before.alive[s]), 1) for s in range(n)]
         return Implies(game.vars[t].active, z3.PbLe(terms, n - 1))
     x, y = _term(before, fact.path), _term(after, fact.path)
     if z3.is_bool(x):
@@ -59,14 +62,14 @@ def stated(game, t: int, fact: Fact) -> z3.BoolRef:
     return y >= x if fact.kind == "rises" else y <= x
 
 
-def _term(st: dict, path: tuple):
+def _term(st: SymState, path: tuple) -> z3.ExprRef:
     for p, term in state_terms(st, (path[0],)):
         if p == path:
             return term
     raise KeyError(path)
 
 
-def proved_facts(windows, j: int) -> list[Fact]:
+def proved_facts(windows: Windows, j: int) -> list[Fact]:
     """The candidates that hold across phase j from any well-formed state: Houdini's loop, a
     question for a state and choices that break any of them, until none can. ([] when the
     solver gives up: only proved facts are ever stated.)"""
@@ -79,7 +82,8 @@ def proved_facts(windows, j: int) -> list[Fact]:
             return list(claims)
         if result.status != "sat":
             return []
-        broken = [f for f, c in claims.items() if not z3.is_true(result.model.eval(c, model_completion=True))]
+        model = present(result.model, "the model of a sat answer")
+        broken = [f for f, c in claims.items() if not z3.is_true(model.eval(c, model_completion=True))]
         for f in broken:
             del claims[f]
         if not claims:
@@ -87,7 +91,7 @@ def proved_facts(windows, j: int) -> list[Fact]:
     return []
 
 
-def implied(game, windows, start: int = 0, end: int | None = None) -> list:
+def implied(game: Game | Prefix, windows: Windows, start: int = 0, end: int | None = None) -> list:
     """The proved facts about phases start..end-1 of `game` (all by default), stated over
     its terms. A phase past every number the spec names is alike any phase one cycle later,
     so its facts are proved once per position in the cycle (and kept on `windows`); a spec
@@ -104,7 +108,7 @@ def implied(game, windows, start: int = 0, end: int | None = None) -> list:
     return [c for c in out if not z3.is_true(c)]
 
 
-def running_counts(game, windows, start: int, end: int) -> list:
+def running_counts(game: Game | Prefix, windows: Windows, start: int, end: int) -> list:
     """The day count summed, for the states after phases start..end-1: the players alive
     after phase t are at most those alive at the last state from which no player can come
     back, less one for each phase since then that removes someone and was played.
@@ -117,7 +121,7 @@ def running_counts(game, windows, start: int, end: int) -> list:
     n = game.n
     falls = {Fact("falls", path) for path, _ in state_terms(game.states[0], ("alive",))}
     out = []
-    base, played = 0, []
+    base, played = 0, list[z3.BoolRef]()
     for t in range(end):
         facts = set(windows.facts.get(_position(game, t), ()))
         if not falls <= facts:
@@ -128,14 +132,14 @@ def running_counts(game, windows, start: int, end: int) -> list:
         if t < start or not played:
             continue
         after, at_base = game.states[t + 1], game.states[base]
-        terms = ([(after["alive"][s], 1) for s in range(n)] + [(a, 1) for a in played]
-                 + [(Not(at_base["alive"][s]), 1) for s in range(n)])
+        terms = ([(after.alive[s], 1) for s in range(n)] + [(a, 1) for a in played]
+                 + [(Not(at_base.alive[s]), 1) for s in range(n)])
         out.append(z3.PbLe(terms, n))
     return out
 
 
-def _position(game, t: int) -> int:
+def _position(game: Game | Prefix, t: int) -> int:
     """The phase whose facts hold for phase t of `game` (as implied numbers them)."""
     g = alike_from(game.sc, game.seats)
     index = game.first_phase + t
-    return index if g is None else alike_phase(index, g, len(game.sc.phases.cycle))
+    return index if g is None else alike_phase(index, g, len(present(game.sc.phases, "the phases").cycle))

@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .phase_vars import team_use
+import z3
+
+from .phase_vars import Use, team_use
+from .state import SymState
 from .terms import And, Eq, Events
 
 if TYPE_CHECKING:
@@ -39,7 +42,7 @@ class Pass:
     t: int
     tag: str  # n (night), b / v / a (before, at and after the vote); a trailing 2: what exits set off
     pv: PhaseVars
-    S: dict  # the state the resolution starts from
+    S: SymState  # the state the resolution starts from
     events: Events
     intents: Intents
 
@@ -47,11 +50,11 @@ class Pass:
     def n(self) -> int:
         return self.game.n
 
-    def event(self, key, cond) -> None:
+    def event(self, key: tuple, cond: z3.BoolRef) -> None:
         self.events.add(key, cond)
 
 
-def acted_events(p: Pass, u) -> list[tuple[tuple, object]]:
+def acted_events(p: Pass, u: Use) -> list[tuple[tuple, z3.BoolRef]]:
     """`acted(s, A)` of a use, as Resolver.run_step records it: a choice made, taken effect
     or not; a team's use counts for every player."""
     if u.actor is None:

@@ -4,12 +4,17 @@ and what the phase's resolution leaves for the analyses (holes, contradictions, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import z3
 
 from ..model import Ability
 from ..phases import Phase
+from .state import SymState
 from .terms import And, Events, Not
+
+if TYPE_CHECKING:
+    from .vote import TieEffect
 
 NONE = -1
 
@@ -32,7 +37,7 @@ class Use:
     void: z3.BoolRef | None = None  # made, but it takes no part: a team with nobody to decide
 
     @property
-    def acts(self):
+    def acts(self) -> z3.BoolRef:
         """The use is made and takes part in the phase (as the interpreter's uses after it
         drops those no rule lets anybody decide)."""
         return self.used if self.void is None else And(self.used, Not(self.void))
@@ -46,7 +51,7 @@ class PhaseVars:
     vote_target: z3.ArithRef | None = None
     tie: tuple = ()  # the two tied players, when vote_kind is 2
     retie: z3.BoolRef | None = None  # `tie revote`: the second vote ties again
-    tie_effect: object = None  # what the tie does at the vote (vote.TieEffect)
+    tie_effect: TieEffect | None = None  # what the tie does at the vote
     ballots: list | None = None  # a tallied vote (`weight`): per seat, he voted for vote_target
     order: z3.ArithRef | None = None
     perms: list = field(default_factory=list)
@@ -68,7 +73,7 @@ class PhaseVars:
     # block-cycle hole, naming them), for `ambiguous-resolution` (blocking.block_cycles)
     cycles: list = field(default_factory=list)
     crowded: list = field(default_factory=list)  # blocking abilities with too many possible users
-    checkpoint: dict | None = None  # the state right after the night's deaths (`after deaths`)
+    checkpoint: SymState | None = None  # the state right after the night's deaths (`after deaths`)
     fired: dict = field(default_factory=dict)  # id(use) -> its trigger has fired (uses that wait for one)
     # (rule, binding) -> where that binding of a rule has acted this phase (each acts once a
     # phase, in whichever resolution it first applies: Resolver.fire_rules, Resolver.commit)
@@ -76,10 +81,10 @@ class PhaseVars:
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
     # the state at the day's vote, where a query's `vote P with N` is held against the
     # quorum (encode.vote.quorum_at_vote)
-    vote_state: dict | None = None
+    vote_state: SymState | None = None
     declared: dict = field(default_factory=dict)  # side -> [when a `win SIDE` effect declares it]
 
-    def declare(self, side: str, cond) -> None:
+    def declare(self, side: str, cond: z3.BoolRef) -> None:
         """A `win SIDE` effect acts under cond: the phase's win check weighs it (wins.py)."""
         self.declared.setdefault(side, []).append(cond)
     link_kind: list = field(default_factory=list)  # per seat, the exit its link carries at the start

@@ -29,13 +29,18 @@ for the caller to show stuck or to leave open.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 import z3
 from z3 import z3core as C
 
 from .induction import PATTERN, alike_from, pin, state_terms, values_of
 from .invariants import candidate_lemmas, crowded, keep_holding, lemma_term
-from .phase_vars import NONE
-from .solver import Limits, ask, make_solver, spent
+from ..model import Scenario
+from ..narrow import present
+from .phase_vars import NONE, PhaseVars
+from .solver import Limits, Result, ask, make_solver, spent
+from .state import SymState
 from .terms import count_of
 from .unroll import Game
 
@@ -45,7 +50,7 @@ MAX_REFINEMENTS = 200  # continuations per position before the proof is called i
 BUDGET = 40_000_000
 
 
-def constants(terms) -> dict:
+def constants(terms: Iterable[z3.ExprRef]) -> dict:
     """The uninterpreted constants (the variables) of some terms, by z3 id."""
     # Walked through the C API: a Python wrapper per node made this walk a fifth of the
     # stalemate analysis (each node is visited once; the root terms keep the nodes alive).
@@ -80,7 +85,7 @@ def constants(terms) -> dict:
     return out
 
 
-def _terms(states) -> list:
+def _terms(states: Iterable[SymState]) -> list:
     return [term for st in states for _, term in state_terms(st)]
 
 
@@ -92,7 +97,7 @@ def _before(game: Game, t: int) -> int:
 class Segment:
     """Phases first..first+length-1 of a game, from its state `first`: the variables of that
     state, the choices of the phases, and the state variables the phases define (each by
-    one equation, Game._equate), told apart so that the phases can be copied."""
+    one equation, Game.equate), told apart so that the phases can be copied."""
 
     def __init__(self, game: Game, first: int, length: int):
         self.game, self.first, self.length = game, first, length
@@ -109,7 +114,7 @@ class Segment:
         self.claims: dict = {}
         self.mentioned: dict = {}
 
-    def defines(self, c) -> bool:
+    def defines(self, c: z3.BoolRef) -> bool:
         return z3.is_eq(c) and c.arg(0).get_id() in self.defining
 
     def claim(self, upto: int) -> z3.BoolRef:
@@ -127,9 +132,9 @@ class Segment:
         start with no overlap of wins on the way (an overlap is no win, and the states after
         one are not those the proof covers: _going_on)."""
         ctx = self.game.ctx
-        fewer = count_of(states[t]["alive"], ctx) < count_of(states[0]["alive"], ctx)
+        fewer = count_of(states[t].alive, ctx) < count_of(states[0].alive, ctx)
         clear = [z3.Not(overlap(pv)) for pv in self.game.vars[self.first:self.first + t]]
-        return z3.Or(states[t]["winner"] != NONE, z3.And(fewer, *clear))
+        return z3.Or(states[t].winner != NONE, z3.And(fewer, *clear))
 
     def progress(self, upto: int | None = None) -> z3.BoolRef:
         upto = self.length if upto is None else upto
@@ -162,7 +167,7 @@ class Segment:
         raise ValueError("the model makes no progress")
 
 
-def _value(model: z3.ModelRef, v) -> z3.ExprRef:
+def _value(model: z3.ModelRef, v: z3.ExprRef) -> z3.ExprRef:
     """The model's value of a variable; one the model leaves free takes its sort's default
     (as model_completion would)."""
     x = model.get_interp(v.decl())
@@ -175,10 +180,10 @@ class Proof:
     span more; and one from a free well-formed state at the first generic phase, long enough
     that each position of the cycle has a span after it."""
 
-    def __init__(self, scenario, seats, limits: Limits):
+    def __init__(self, scenario: Scenario, seats: tuple[str, ...], limits: Limits):
         self.sc, self.seats, self.limits = scenario, seats, limits
-        self.g = alike_from(scenario, seats)
-        self.period = len(scenario.phases.cycle)
+        self.g = present(alike_from(scenario, seats), "the first phase from which phases are all alike")
+        self.period = len(present(scenario.phases, "the phases").cycle)
         # How far a continuation may go: a cycle and one phase more, since a vote may need
         # the night before it (an accusation, a mark) and a phase can come up empty.
         self.span = self.period + 1
@@ -203,7 +208,7 @@ class Proof:
             self.searches = [Search(segment, facts, self.limits) for segment, facts in self._segments()]
         return self.searches
 
-    def _segments(self):
+    def _segments(self) -> Iterator[tuple[Segment, list]]:
         """(segment, what A knows of its first state) per position: in the opening phases,
         reached by the game; later, a free state at the first generic phase satisfying the
         invariants, and the states it leads to, nobody having won."""
@@ -213,7 +218,7 @@ class Proof:
             yield Segment(real, j, self.g + self.span - j), facts
         for i in range(self.period):
             facts = free.constraints[:_before(free, i)] + _going_on(free, i)
-            facts += [free.states[t]["winner"] == NONE for t in range(i)]
+            facts += [free.states[t].winner == NONE for t in range(i)]
             facts += [lemma_term(lm, free, free.states[t]) for lm in self.lemmas for t in range(i + 1)]
             yield Segment(free, i, self.span), facts
 
@@ -238,7 +243,7 @@ class Proof:
                 changed = changed or len(todo) < before
         self.lemmas = todo
 
-    def _check(self, k: int, todo: list):
+    def _check(self, k: int, todo: list) -> tuple[Game, list, SymState]:
         """The k-th check: a state of the real game, or the state after position k - T of
         the free one (T the real game's states)."""
         real, free = self.real, self.free
@@ -246,7 +251,7 @@ class Proof:
             return real, real.constraints + _going_on(real, k), real.states[k]
         i = k - len(real.states)
         facts = free.constraints[:_before(free, i + 1)] + _going_on(free, i + 1)
-        facts += [free.states[t]["winner"] == NONE for t in range(i + 1)]
+        facts += [free.states[t].winner == NONE for t in range(i + 1)]
         facts += [lemma_term(lm, free, free.states[t]) for lm in todo for t in range(i + 1)]
         return free, facts, free.states[i + 1]
 
@@ -259,7 +264,7 @@ class Search:
         self.segment = segment
         game = segment.game
         self.a = make_solver(game.ctx, limits, preprocess=True)
-        self.a.add(*facts, segment.states[0]["winner"] == NONE)
+        self.a.add(*facts, segment.states[0].winner == NONE)
         self.b = make_solver(game.ctx, limits, preprocess=True)
         self.b.add(*game.constraints)
         # Nobody acting but the vote (and the abilities that must be used) first: such a
@@ -270,7 +275,7 @@ class Search:
         self.base: int | None = None
         self.proved = False
 
-    def run(self, extra: list):
+    def run(self, extra: list) -> tuple:
         """("proved",), ("candidate", values) or ("unknown", reason) from the segment's first
         state, with `extra` facts about it."""
         if self.proved:
@@ -298,7 +303,7 @@ class Search:
         return "unknown", f"more than {MAX_REFINEMENTS} continuations were needed"
 
 
-def _quieter(solver, goal: list, segment: Segment):
+def _quieter(solver: z3.Solver, goal: list, segment: Segment) -> Result:
     """Choices for the goal with few uses: those a model leaves unused stay so, and each use
     it makes is dropped where the goal still holds without it (as Encoded.quieter). A
     continuation that needs fewer actions makes progress from more states."""
@@ -306,9 +311,10 @@ def _quieter(solver, goal: list, segment: Segment):
     if result.status != "sat":
         return result
     uses = [u for pv in segment.game.vars[segment.first:segment.first + segment.length] for u in pv.uses]
-    off = [z3.Not(u.used) for u in uses if not z3.is_true(result.model.eval(u.used, model_completion=True))]
+    model = present(result.model, "a satisfying model")
+    off = [z3.Not(u.used) for u in uses if not z3.is_true(model.eval(u.used, model_completion=True))]
     for u in uses:
-        if z3.is_true(result.model.eval(u.used, model_completion=True)):
+        if z3.is_true(model.eval(u.used, model_completion=True)):
             again = ask(solver, *goal, *off, z3.Not(u.used))
             if again.status == "sat":
                 result = again
@@ -316,10 +322,10 @@ def _quieter(solver, goal: list, segment: Segment):
     return result
 
 
-def overlap(pv) -> z3.BoolRef:
+def overlap(pv: PhaseVars) -> z3.BoolRef:
     """Two sides' conditions met in the phase with no priority: nobody wins, and what comes
     after is up to the moderator (win-overlap reports it)."""
-    return pv.overlap if pv.overlap is not None else z3.BoolVal(False, pv.active.ctx)
+    return pv.overlap if pv.overlap is not None else z3.BoolVal(False, present(pv.active, "the phase's `active`").ctx)
 
 
 def _going_on(game: Game, t: int) -> list:
@@ -327,15 +333,15 @@ def _going_on(game: Game, t: int) -> list:
     return [z3.Not(overlap(pv)) for pv in game.vars[:t]]
 
 
-def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: dict):
+def _keep_holding(limits: Limits, todo: list, game: Game, facts: list, st: SymState) -> tuple[list, list]:
     """The lemmas of todo that hold in st whenever the facts do and nobody has won there
     (invariants.keep_holding, on a solver of its own), and those the solver gave up on."""
     solver = make_solver(game.ctx, limits, preprocess=True)
-    solver.add(*facts, st["winner"] == NONE)
+    solver.add(*facts, st.winner == NONE)
     return keep_holding(solver, todo, game, st, [])
 
 
-def prove(scenario, seats, limits: Limits):
+def prove(scenario: Scenario, seats: tuple[str, ...], limits: Limits) -> tuple[Proof | None, str | None]:
     """A Proof of progress for the composition, its invariants found; or the reason none can
     be attempted."""
     if alike_from(scenario, seats) is None:
@@ -345,7 +351,7 @@ def prove(scenario, seats, limits: Limits):
     return proof, None
 
 
-def verdict(proof: Proof, excluded: list):
+def verdict(proof: Proof, excluded: list) -> tuple:
     """Whether every state a game the rules decide reaches, nobody having won, can make
     progress: ("proved", None, None), ("candidate", values, phase index) for a state from
     which the proof found none, or ("unknown", reason, None). States with the line-up (who

@@ -13,6 +13,8 @@ game then stays with the arithmetic solver.
 
 from __future__ import annotations
 
+from typing import Any
+
 import z3
 
 _IF = z3.Z3_OP_ITE
@@ -31,15 +33,15 @@ class Ranges:
     reference counting was most of the cost). An id stays the term's because every term
     asked about or declared is kept alive here, and with it its subterms."""
 
-    def __init__(self):
-        self._known: dict = {}  # AST id -> (lo, hi) or None
-        self._alive: list = []  # the terms whose ids are keys, kept alive
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[int, int] | None] = {}  # AST id -> (lo, hi) or None
+        self._alive: list[z3.ExprRef] = []  # the terms whose ids are keys, kept alive
 
-    def declare(self, var, lo: int, hi: int) -> None:
+    def declare(self, var: z3.ArithRef, lo: int, hi: int) -> None:
         self._alive.append(var)
         self._known[var.get_id()] = (lo, hi)
 
-    def of(self, term) -> tuple[int, int] | None:
+    def of(self, term: z3.ArithRef | int) -> tuple[int, int] | None:
         """(lo, hi) with lo <= term <= hi in every model, or None if not known."""
         if isinstance(term, int):
             return (term, term)
@@ -67,10 +69,10 @@ class Ranges:
             known[i] = self._combine(ctx, a, kind)
         return known[root_id]
 
-    def _get(self, ctx, a):
+    def _get(self, ctx: Any, a: Any) -> tuple[int, int] | None:
         return self._known[z3.Z3_get_ast_id(ctx, a)]
 
-    def _combine(self, ctx, a, k):
+    def _combine(self, ctx: Any, a: Any, k: int) -> tuple[int, int] | None:
         if k == _NUM:
             v = int(z3.Z3_get_numeral_string(ctx, a))
             return (v, v)
@@ -79,8 +81,9 @@ class Ranges:
         if k == _IF:
             x, y = (self._get(ctx, z3.Z3_get_app_arg(ctx, a, j)) for j in (1, 2))
             return None if x is None or y is None else (min(x[0], y[0]), max(x[1], y[1]))
-        args = [self._get(ctx, c) for c in _operands(ctx, a, k)]
-        if any(x is None for x in args):
+        maybe = [self._get(ctx, c) for c in _operands(ctx, a, k)]
+        args = [x for x in maybe if x is not None]
+        if len(args) < len(maybe):
             return None
         if k == _ADD:
             return (sum(x[0] for x in args), sum(x[1] for x in args))
@@ -100,7 +103,7 @@ class Ranges:
         return None
 
 
-def _operands(ctx, a, k) -> list:
+def _operands(ctx: Any, a: Any, k: int) -> list[Any]:
     """The integer operands whose ranges a's range is made of (not an `if`'s condition)."""
     if k in (_NUM, _VAR):
         return []
@@ -109,7 +112,7 @@ def _operands(ctx, a, k) -> list:
     return [z3.Z3_get_app_arg(ctx, a, j) for j in range(z3.Z3_get_app_num_args(ctx, a))]
 
 
-def _kind(ctx, a) -> int:
+def _kind(ctx: Any, a: Any) -> int:
     if z3.Z3_get_ast_kind(ctx, a) == z3.Z3_NUMERAL_AST:
         return _NUM
     return z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, a))

@@ -18,22 +18,30 @@ rules out never happens, and the fixpoint is a sound invariant of every reachabl
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import z3
 
 from .. import ast
+from ..model import Ability, Scenario
+from ..narrow import actor_roles, effect_name
 from ..vocabulary import flat
-from .phase_vars import NONE
+from .phase_vars import NONE, Use
 from .solver import Limits, make_solver
 from . import legality
+from .state import SymState
 from .terms import And, Eq, Events, Implies, Not, Or, Unsupported, View
+
+if TYPE_CHECKING:
+    from .unroll import Game
 
 
 
 class FreeEvents(Events):
     """Events of which any may have happened: each asked for is a free boolean."""
 
-    def get(self, key, default=None):
+    def get(self, key: tuple, default: z3.BoolRef | None = None) -> z3.BoolRef:
         if key not in self.cache:
             self.cache[key] = z3.Bool("abs_ev_" + "_".join(map(str, key)), self.ctx)
         return self.cache[key]
@@ -45,7 +53,7 @@ class FreeEvents(Events):
 _CACHE: dict = {}
 
 
-def possible_roles(game, roles_now: tuple[str, ...]) -> list[frozenset[str]]:
+def possible_roles(game: Game, roles_now: Sequence[str]) -> list[frozenset[str]]:
     """Per seat, the roles it can hold in any game from a state where seat s holds
     roles_now[s]."""
     key = (id(game.sc), tuple(roles_now), tuple(sorted(game.settings.items())))
@@ -55,7 +63,7 @@ def possible_roles(game, roles_now: tuple[str, ...]) -> list[frozenset[str]]:
     return list(hit[1])
 
 
-def _fixpoint(game, roles_now):
+def _fixpoint(game: Game, roles_now: Sequence[str]) -> list[frozenset[str]]:
     sources = _converting(game.sc)
     possible = [{r} for r in roles_now]
     if not sources:
@@ -85,14 +93,15 @@ def _fixpoint(game, roles_now):
     return [frozenset(p) for p in possible]
 
 
-def _converting(sc) -> list:
+def _converting(sc: Scenario) -> list[Ability | ast.RuleDecl]:
     """The abilities and rules with a `convert` somewhere in their effects."""
-    def converts(effects):
+    def converts(effects: Sequence[ast.AnyEffect]) -> bool:
         return any(e.verb == "convert" for e in flat(effects))
-    return [a for a in sc.abilities if converts(a.effects)] + [r for r in sc.rules if converts(r.then)]
+    rules: list[Ability | ast.RuleDecl] = [r for r in sc.rules if converts(r.then)]
+    return [a for a in sc.abilities if converts(a.effects)] + rules
 
 
-def _abstract_state(game, possible, tag):
+def _abstract_state(game: Game, possible: list[set[str]], tag: int) -> tuple[SymState, z3.BoolRef]:
     """A state whose only known part is each seat's role, one of its possible roles."""
     S = game.state_vars(f"abs{tag}")
     ids = game.ids
@@ -100,13 +109,14 @@ def _abstract_state(game, possible, tag):
     for s, roles in enumerate(possible):
         values = sorted(ids.roles.index(r) for r in roles)
         if len(values) == 1:
-            S["role"][s] = game.I(values[0])
+            S.roles[s] = game.I(values[0])
         else:
-            base.append(Or([S["role"][s] == v for v in values]))
+            base.append(Or([S.roles[s] == v for v in values]))
     return S, And(base) if base else game.B(True)
 
 
-def _converts(game, owner, S, possible, tag):
+def _converts(game: Game, owner: Ability | ast.RuleDecl, S: SymState, possible: list[set[str]],
+              tag: int) -> Iterator[tuple[z3.BoolRef, str, Callable[[int], z3.BoolRef]]]:
     """(condition, role, on) for each convert of an ability or rule: `condition` is what
     must hold for it to apply at all, on(s) whether it applies to seat s."""
     events = FreeEvents(game.ctx)
@@ -125,13 +135,14 @@ def _converts(game, owner, S, possible, tag):
         yield from _effects(game, owner.effects, view, _legal(game, u, S, view), u)
 
 
-def _effects(game, effects, view, cond, u):
+def _effects(game: Game, effects: Sequence[ast.AnyEffect], view: View, cond: z3.BoolRef,
+             u: Use | None) -> Iterator[tuple[z3.BoolRef, str, Callable[[int], z3.BoolRef]]]:
     for e, guard in _guarded(game, effects, view, cond):
         if e.verb != "convert":
             continue
-        role = e.name.key
+        role = effect_name(e).key
 
-        def on(s, e=e):
+        def on(s: int, e: ast.Effect = e) -> z3.BoolRef:
             try:
                 return game.on(e, view, u, s)
             except Unsupported:
@@ -139,7 +150,8 @@ def _effects(game, effects, view, cond, u):
         yield guard, role, on
 
 
-def _guarded(game, effects, view, guard):
+def _guarded(game: Game, effects: Sequence[ast.AnyEffect], view: View,
+             guard: z3.BoolRef) -> Iterator[tuple[ast.Effect, z3.BoolRef]]:
     for e in effects:
         if isinstance(e, ast.IfEffect):
             cond = _safe(game, e.cond, view)
@@ -152,7 +164,7 @@ def _guarded(game, effects, view, guard):
             yield e, guard
 
 
-def _safe(game, expr, view):
+def _safe(game: Game, expr: ast.Expr | None, view: View) -> z3.BoolRef:
     """An expression's value, or `true` (no restriction) where it cannot be compiled."""
     if expr is None:
         return game.B(True)
@@ -163,22 +175,22 @@ def _safe(game, expr, view):
     return value if isinstance(value, z3.BoolRef) else game.B(True)
 
 
-def _actor_keys(game, a, possible):
+def _actor_keys(game: Game, a: Ability, possible: list[set[str]]) -> list[int]:
     if a.is_card or a.actor is None or a.actor.kind != "role":
         return game.actor_keys(a) if not a.is_card else list(range(game.n))
-    roles = {r.key for r in (a.actor.roles or (a.actor.name,))}
+    roles = {r.key for r in actor_roles(a.actor)}
     return [s for s in range(game.n) if roles & possible[s]]
 
 
-def _legal(game, u, S, view):
+def _legal(game: Game, u: Use, S: SymState, view: View) -> z3.BoolRef:
     """What a use of the ability needs, weakened where that is simpler: the acting seat's
     role, its targets in range, distinct and passing the filter, its conditions."""
     a = u.ability
     n = game.n
     conds = []
     if a.actor is not None and a.actor.kind == "role" and u.key != NONE:
-        roles = [game.ids.roles.index(r.key) for r in (a.actor.roles or (a.actor.name,))]
-        conds.append(Or([Eq(S["role"][u.key], r) for r in roles]))
+        roles = [game.ids.roles.index(r.key) for r in actor_roles(a.actor)]
+        conds.append(Or([Eq(S.roles[u.key], r) for r in roles]))
     elif u.actor is not None and not isinstance(u.actor, int):
         conds.append(And(u.actor >= 0, u.actor < n))
     if u.count is not None:

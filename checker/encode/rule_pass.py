@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import z3
+
 from .. import holes
 from ..rule_rounds import max_rounds, rounds
 from .terms import And, Not, Or
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
     from .passes import Pass
 
 
-def settle(p: Pass, rules: list, fired: dict, read: Callable, act: Callable, guard=None,
+def settle(p: Pass, rules: list, fired: dict, read: Callable, act: Callable, guard: z3.BoolRef | None = None,
            hits: bool = True) -> None:
     """Apply `rules`: `read(rule)` gives the bindings (combo, env, cond, view) of a rule as it
     reads the state now; `act(rule, combo, env, now, view)` applies a binding's effects where

@@ -7,6 +7,7 @@ import contextlib
 from dataclasses import dataclass
 
 import math
+from collections.abc import Iterable, Iterator
 
 import z3
 
@@ -58,7 +59,7 @@ def make_solver(ctx: z3.Context, limits: Limits, preprocess: bool = False,
     return solver
 
 
-def check(solver: z3.Solver, *assumptions) -> Result:
+def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> Result:
     import time
 
     start = time.perf_counter()
@@ -72,7 +73,7 @@ def check(solver: z3.Solver, *assumptions) -> Result:
     return Result("unknown", None, reason, seconds)
 
 
-def ask(solver: z3.Solver, *parts) -> Result:
+def ask(solver: z3.Solver, *parts: z3.BoolRef) -> Result:
     """Whether `parts` can hold together with what the solver already has; the solver is left
     as it was, so one encoding answers many questions."""
     solver.push()
@@ -101,7 +102,7 @@ class Budget:
     def exhausted(self) -> bool:
         return self.left <= 0
 
-    def ask(self, solver: z3.Solver, *parts) -> Result:
+    def ask(self, solver: z3.Solver, *parts: z3.BoolRef) -> Result:
         """`ask`, its work charged; a question asked with the budget spent is not asked (the
         answer is `unknown`, for the caller to treat as the solver giving up)."""
         if self.exhausted:
@@ -114,14 +115,14 @@ class Budget:
 
 
 @contextlib.contextmanager
-def sparing(solvers, rlimit: int, restore: int):
+def sparing(solvers: Iterable[z3.Solver | None], rlimit: int, restore: int) -> Iterator[None]:
     """The solvers' questions limited to `rlimit` while inside, `restore` after: a try whose
     failure costs little (a longer game that may show a witness at once)."""
-    solvers = [s for s in solvers if s is not None]
-    for solver in solvers:
+    live = [s for s in solvers if s is not None]
+    for solver in live:
         solver.set("rlimit", rlimit)
     try:
         yield
     finally:
-        for solver in solvers:
+        for solver in live:
             solver.set("rlimit", restore)

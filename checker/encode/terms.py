@@ -7,13 +7,21 @@ the condition under which it is a member.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, KeysView, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import z3
 
 from .. import ast
 from ..model import BUILTIN_KINDS, Scenario
+from ..narrow import present, ref_key
 from ..vocabulary import has_table
+
+if TYPE_CHECKING:
+    from ..source import Span
+    from .state import SymState
+    from .unroll import Game
 
 # ------------------------------------------------------------------ folding constructors
 #
@@ -24,7 +32,7 @@ from ..vocabulary import has_table
 _L_TRUE, _L_FALSE = 1, -1
 
 
-def truth(x) -> bool | None:
+def truth(x: z3.BoolRef | bool) -> bool | None:
     """True or False for a constant boolean term (or a Python bool), else None."""
     if x is True or x is False:
         return x
@@ -32,7 +40,7 @@ def truth(x) -> bool | None:
     return True if v == _L_TRUE else False if v == _L_FALSE else None
 
 
-def number(x) -> int | None:
+def number(x: z3.ArithRef | int) -> int | None:
     """The value of a constant integer term (or a Python int), else None."""
     if isinstance(x, int):
         return x
@@ -42,7 +50,7 @@ def number(x) -> int | None:
     return None
 
 
-def _bool(value: bool, ctx):
+def _bool(value: bool, ctx: z3.Context) -> z3.BoolRef:
     # The two constants are kept on their context, not in a table keyed by it: a table's
     # entries would hold their context alive (a term refers to it), and every game with it.
     pair = getattr(ctx, "_mafiacheck_bools", None)
@@ -51,20 +59,20 @@ def _bool(value: bool, ctx):
     return pair[bool(value)]
 
 
-def _args(args):
+def _args(args: tuple) -> Sequence[Any]:
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         return args[0]
     return args
 
 
-def _ctx_of(xs):
+def _ctx_of(xs: Iterable[Any]) -> z3.Context | None:
     for x in xs:
         if isinstance(x, z3.ExprRef):
             return x.ctx
     return None
 
 
-def _connective(args, absorbing: bool, mk):
+def _connective(args: tuple, absorbing: bool, mk: Callable[..., z3.BoolRef]) -> z3.BoolRef:
     """`and` (absorbing False) or `or` (absorbing True), folding operands whose value is known."""
     xs = _args(args)
     keep = []
@@ -81,15 +89,15 @@ def _connective(args, absorbing: bool, mk):
     return _nary(mk, keep)
 
 
-def And(*args):
+def And(*args: Any) -> z3.BoolRef:
     return _connective(args, False, z3.Z3_mk_and)
 
 
-def Or(*args):
+def Or(*args: Any) -> z3.BoolRef:
     return _connective(args, True, z3.Z3_mk_or)
 
 
-def _nary(make, args):
+def _nary(make: Callable[..., z3.BoolRef], args: list) -> z3.BoolRef:
     """z3.And / z3.Or over boolean terms of one context, without z3's per-argument coercion."""
     ctx = args[0].ctx
     array = (z3.Ast * len(args))()
@@ -98,14 +106,14 @@ def _nary(make, args):
     return z3.BoolRef(make(ctx.ref(), len(args), array), ctx)
 
 
-def Not(x):
+def Not(x: z3.BoolRef) -> z3.BoolRef:
     v = truth(x)
     if v is not None:
         return _bool(not v, x.ctx)
     return z3.Not(x)
 
 
-def Implies(a, b):
+def Implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
     va = truth(a)
     if va is False:
         return _bool(True, a.ctx)
@@ -119,7 +127,7 @@ def Implies(a, b):
     return z3.Implies(a, b)
 
 
-def If(c, a, b):
+def If(c: z3.BoolRef, a: Any, b: Any) -> Any:
     v = truth(c)
     if v is True:
         return a
@@ -136,7 +144,7 @@ def If(c, a, b):
 _DOMAINS_USED = [False]  # whether any term has a domain: most games have none, so Eq skips the look-up
 
 
-def register_domain(term, conditions: dict) -> None:
+def register_domain(term: z3.ArithRef, conditions: dict) -> None:
     domains = getattr(term.ctx, "_mafiacheck_domains", None)
     if domains is None:
         domains = term.ctx._mafiacheck_domains = {}
@@ -144,7 +152,7 @@ def register_domain(term, conditions: dict) -> None:
     _DOMAINS_USED[0] = True
 
 
-def Eq(a, b, ctx=None):
+def Eq(a: Any, b: Any, ctx: z3.Context | None = None) -> z3.BoolRef:
     """a == b, folded when both are constants (or the same term)."""
     na, nb = _const(a), _const(b)
     if na is not None and nb is not None:
@@ -161,11 +169,11 @@ def Eq(a, b, ctx=None):
     return a == b
 
 
-def Ne(a, b, ctx=None):
+def Ne(a: Any, b: Any, ctx: z3.Context | None = None) -> z3.BoolRef:
     return Not(Eq(a, b, ctx))
 
 
-def _const(x):
+def _const(x: Any) -> bool | int | None:
     if isinstance(x, (bool, int)):
         return x
     if z3.is_bool(x):
@@ -173,7 +181,7 @@ def _const(x):
     return number(x)
 
 
-def Sum(terms, ctx=None):
+def Sum(terms: Sequence[Any], ctx: z3.Context | None = None) -> z3.ArithRef:
     """The sum of integer terms, with the constants added up in Python."""
     total, rest = 0, []
     for t in terms:
@@ -189,7 +197,7 @@ def Sum(terms, ctx=None):
     return rest[0] if len(rest) == 1 else z3.Sum(rest)
 
 
-def count_of(conds, ctx):
+def count_of(conds: Iterable[Any], ctx: z3.Context) -> z3.ArithRef:
     """How many of conds hold: the sum of 0/1 terms, constants counted in Python."""
     one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
     total, rest = 0, []
@@ -206,7 +214,7 @@ def count_of(conds, ctx):
     return rest[0] if len(rest) == 1 else z3.Sum(rest)
 
 
-def compare_op(op, left, right, ctx=None):
+def compare_op(op: str, left: Any, right: Any, ctx: z3.Context | None = None) -> z3.BoolRef:
     """left OP right for integer terms, folded when both are constants."""
     nl, nr = _const(left), _const(right)
     if nl is not None and nr is not None:
@@ -224,7 +232,7 @@ def compare_op(op, left, right, ctx=None):
 class Unsupported(Exception):
     """A construct the encoding does not cover yet: the analysis reports `inconclusive`."""
 
-    def __init__(self, message: str, span=None):
+    def __init__(self, message: str, span: Span | None = None):
         super().__init__(message)
         self.span = span
 
@@ -281,7 +289,7 @@ class Seats:
 
     member: list
 
-    def contains(self, seat) -> z3.BoolRef:
+    def contains(self, seat: z3.ArithRef | int) -> z3.BoolRef:
         if isinstance(seat, int):
             return self.member[seat]
         return Or([And(Eq(seat, i), m) for i, m in enumerate(self.member)])
@@ -291,20 +299,20 @@ class Events:
     """Event conditions, gathered as lists and joined once: building a long chain of `Or`s
     one disjunct at a time is what made the encoding slow."""
 
-    def __init__(self, ctx, initial=None):
+    def __init__(self, ctx: z3.Context, initial: dict | None = None):
         self.ctx = ctx
         self.parts: dict = {}
         self.cache: dict = {}
         for key, cond in (initial or {}).items():
             self.add(key, cond)
 
-    def add(self, key, cond) -> None:
+    def add(self, key: tuple, cond: z3.BoolRef) -> None:
         if z3.is_false(cond):
             return
         self.parts.setdefault(key, []).append(cond)
         self.cache.pop(key, None)
 
-    def get(self, key, default=None):
+    def get(self, key: tuple, default: z3.BoolRef | None = None) -> z3.BoolRef:
         if key not in self.parts:
             return default if default is not None else z3.BoolVal(False, self.ctx)
         if key not in self.cache:
@@ -312,7 +320,7 @@ class Events:
             self.cache[key] = parts[0] if len(parts) == 1 else Or(parts)
         return self.cache[key]
 
-    def keys(self):
+    def keys(self) -> KeysView[tuple]:
         return self.parts.keys()
 
     def copy(self) -> "Events":
@@ -320,24 +328,24 @@ class Events:
         out.parts = {k: list(v) for k, v in self.parts.items()}
         return out
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple]:
         return iter(self.parts)
 
 
 class View:
-    """What an expression sees: a state (dict of term tables), events, settings, bindings."""
+    """What an expression sees: a state (a SymState), events, settings, bindings."""
 
-    def __init__(self, enc, state, events, env):
+    def __init__(self, enc: Game, state: SymState, events: Events, env: dict):
         self.enc = enc
         self.state = state
         self.events = events
         self.env = env
 
-    def with_env(self, **more):
+    def with_env(self, **more: Any) -> View:
         return View(self.enc, self.state, self.events, {**self.env, **more})
 
 
-def pick(seat, values):
+def pick(seat: Any, values: Sequence[Any]) -> Any:
     """values[seat] for a symbolic seat, as an If-chain. A seat that is nobody (-1: no link, no
     player remembered, an empty set's first) has no value: false, or -1, as the interpreter's
     attributes of nobody are None."""
@@ -353,7 +361,7 @@ def pick(seat, values):
     return out
 
 
-def _nobody(example):
+def _nobody(example: Any) -> Any:
     if isinstance(example, bool) or z3.is_bool(example):
         return _bool(False, example.ctx if isinstance(example, z3.ExprRef) else None)
     if isinstance(example, int):
@@ -362,7 +370,7 @@ def _nobody(example):
 
 
 class Compiler:
-    def __init__(self, enc):
+    def __init__(self, enc: Game):
         self.enc = enc
         self.sc: Scenario = enc.sc
         self.ids: Ids = enc.ids
@@ -377,10 +385,10 @@ class Compiler:
         self._tables: dict = {}  # id(expression) -> (whether it holds a table, the expression)
         self._texts: dict = {}  # text -> the number it stands for, in a learned value
 
-    def B(self, value: bool):
+    def B(self, value: bool) -> z3.BoolRef:
         return self._true if value else self._false
 
-    def I(self, value: int):
+    def I(self, value: int) -> z3.ArithRef:
         term = self._ints.get(value)
         if term is None:
             term = self._ints[value] = z3.IntVal(value, self.ctx)
@@ -388,17 +396,17 @@ class Compiler:
 
     # -------------------------------------------------------------- groups
 
-    def in_group(self, view: View, key: str, seat: int):
+    def in_group(self, view: View, key: str, seat: int) -> z3.BoolRef:
         """Whether seat belongs to a side (as counted for wins) or has a role."""
         st = view.state
         # The same role and side terms give the same answer: built once.
-        memo = (key, st["role"][seat].get_id(), st["side"][seat].get_id())
+        memo = (key, st.roles[seat].get_id(), st.sides[seat].get_id())
         known = self._groups.get(memo)
         if known is None:
-            known = self._groups[memo] = (self._in_group(view, key, seat), st["role"][seat], st["side"][seat])
+            known = self._groups[memo] = (self._in_group(view, key, seat), st.roles[seat], st.sides[seat])
         return known[0]
 
-    def _in_group(self, view: View, key: str, seat: int):
+    def _in_group(self, view: View, key: str, seat: int) -> z3.BoolRef:
         st = view.state
         if key == "all":
             return self.B(True)
@@ -408,15 +416,16 @@ class Compiler:
             for r in self.sc.roles:
                 rid = self.ids.roles.index(r.key)
                 if r.counts_as is None:
-                    counted.append(And(Eq(st["role"][seat], rid), Eq(st["side"][seat], side)))
+                    counted.append(And(Eq(st.roles[seat], rid), Eq(st.sides[seat], side)))
                 elif r.counts_as == key:
-                    counted.append(Eq(st["role"][seat], rid))
+                    counted.append(Eq(st.roles[seat], rid))
             return Or(counted) if counted else self.B(False)
-        return Eq(st["role"][seat], self.ids.roles.index(key))
+        return Eq(st.roles[seat], self.ids.roles.index(key))
 
     # -------------------------------------------------------------- values
 
-    def value(self, e, view: View):
+    def value(self, e: ast.Expr | None, view: View) -> Any:
+        # None (a part the spec leaves out) is no expression the encoding covers: Unsupported.
         if isinstance(e, ast.Num):
             return self.I(e.value)
         if isinstance(e, ast.Bool):
@@ -452,7 +461,7 @@ class Compiler:
         if isinstance(e, ast.Count):
             if e.within is not None and self._constant_set(e.within, view):
                 # count(r in SET where …) over roles (sides, kinds): one term per element
-                keys = sorted({number(x) for x in self.value(e.within, view)[1]})
+                keys = sorted({present(number(x), "a value of a constant set") for x in self.value(e.within, view)[1]})
                 return count_of([self.value(e.cond, view.with_env(**{e.var.key: self.I(k)}))
                                  for k in keys], self.ctx)
             within = None if e.within is None else self.seats_of(self.value(e.within, view))
@@ -482,14 +491,14 @@ class Compiler:
             return self.call(e, view)
         raise Unsupported(f"expression {type(e).__name__}", getattr(e, "span", None))
 
-    def _no_value(self, values):
+    def _no_value(self, values: Any) -> Any:
         """What a table stands for where no row covers the case (a hole, recorded by
         _no_row): false for a table of truths, 0 for one of numbers, so the If-chain over
         its rows has one sort (a `cases` of `true`/`false` arms with no `else` once mixed
         the two, a Z3 sort error)."""
         return self.B(False) if any(isinstance(v, z3.BoolRef) for v in values) else self.I(0)
 
-    def _skippable(self, e, view: View) -> bool:
+    def _skippable(self, e: ast.Expr, view: View) -> bool:
         """Whether e may be left uncompiled when its value cannot matter: it records no
         table holes, and compiles at all (checked once, so an unsupported construct is
         still reported)."""
@@ -502,7 +511,7 @@ class Compiler:
             self._skip_ok[key] = known
         return known
 
-    def _table(self, view: View, rows: list, values: list):
+    def _table(self, view: View, rows: list, values: list) -> Any:
         """The value of the first row that holds (rows and values in the table's order)."""
         result = self._no_value(values)
         for row, v in reversed(list(zip(rows, values))):
@@ -510,14 +519,14 @@ class Compiler:
         self._no_row(view, rows)
         return result
 
-    def _no_row(self, view: View, rows) -> None:
+    def _no_row(self, view: View, rows: list) -> None:
         """A table with no row for the case at hand has no value: record when that happens
         (where the expression is read at all: see `under`)."""
         holes = view.env.get("__holes")
         if holes is not None:
             holes.append(And(view.env.get("__guard", self.B(True)), Not(Or(rows))))
 
-    def under(self, view: View, e, cond) -> View:
+    def under(self, view: View, e: ast.Expr | None, cond: z3.BoolRef) -> View:
         """The view to read e in when it is read only where cond holds (the right side of
         `and`, a row's value): a table in e with no row is a hole only there, as the
         interpreter, which evaluates lazily, finds it. Views of expressions without a
@@ -529,7 +538,7 @@ class Compiler:
             return view
         return view.with_env(__guard=And(view.env.get("__guard", self.B(True)), cond))
 
-    def ref(self, e: ast.Ref, view: View):
+    def ref(self, e: ast.Ref, view: View) -> Any:
         key = e.name.key
         if key in view.env:
             return view.env[key]
@@ -541,24 +550,24 @@ class Compiler:
             if isinstance(value, int):
                 return self.I(value)
             if isinstance(value, frozenset):  # `set of role` (side, kind): fixed for the game
-                element = self.setting_keys[key].element.key
+                element = present(self.setting_keys[key].element, "a set setting's element").key
                 return ("set", [self.I(self.ids.value(element, v)) for v in sorted(value)])
             return self.I(self.ids.value("option", value))
         if key in self.memory_keys:
             m = self.memory_keys[key]
             if m.type == "players":
-                return Seats(st["mset"][key])
+                return Seats(st.memories_set[key])
             if m.type == "player":
-                return st["mone"][key]
+                return st.memories_one[key]
             if m.type == "int":
-                return st["mint"][key]
+                return st.memories_int[key]
             raise Unsupported(f"memory of type {m.type}", e.span)
         if key == "alive" and key not in self.ids.sides:
-            return count_of(st["alive"], self.ctx)
+            return count_of(st.alive, self.ctx)
         if key == "players":
             return self.I(self.n)
         if key == "round":
-            number_ = view.env.get("__round", view.state.get("round", 0))
+            number_ = view.env.get("__round", 0 if view.state.round is None else view.state.round)
             # A term where the round is not known (encode/roles.py's abstract phase).
             return number_ if isinstance(number_, z3.ExprRef) else self.I(number_)
         constant = self.ids.constant(key)
@@ -566,28 +575,28 @@ class Compiler:
             return self.I(constant)
         raise Unsupported(f"the name '{e.name.text}' in this position", e.span)
 
-    def attr(self, e: ast.Attr, view: View):
+    def attr(self, e: ast.Attr, view: View) -> Any:
         seat = self.value(e.obj, view)
         st = view.state
         key = e.attr.key
         if key == "alive":
-            return pick(seat, st["alive"])
+            return pick(seat, st.alive)
         if key == "role":
-            return pick(seat, st["role"])
+            return pick(seat, st.roles)
         if key == "side":
-            return pick(seat, st["side"])
+            return pick(seat, st.sides)
         if key == "plain":
             plain_roles = [self.ids.roles.index(r.key) for r in self.sc.roles if r.plain]
-            return Or([Eq(pick(seat, st["role"]), r) for r in plain_roles]) if plain_roles else self.B(False)
+            return Or([Eq(pick(seat, st.roles), r) for r in plain_roles]) if plain_roles else self.B(False)
         if key == "left_by":
-            return pick(seat, st["left_by"])
+            return pick(seat, st.left_by)
         if key == "revealed":
-            return pick(seat, st["revealed"])
+            return pick(seat, st.revealed)
         if key == "blocked":
             return pick(seat, [view.events.get(("blocked", s), self.B(False)) for s in range(self.n)])
-        return pick(seat, [st["counters"][s].get(key, self.I(0)) for s in range(self.n)])
+        return pick(seat, [st.counters[s].get(key, self.I(0)) for s in range(self.n)])
 
-    def compare(self, e: ast.Compare, view: View):
+    def compare(self, e: ast.Compare, view: View) -> z3.BoolRef:
         if e.op in ("in", "not in"):
             member = self.member(e.left, e.right, view)
             return member if e.op == "in" else Not(member)
@@ -599,7 +608,7 @@ class Compiler:
             return same if e.op == "==" else Not(same)
         return compare_op(e.op, left, right, self.ctx)
 
-    def _constant_set(self, e, view: View) -> bool:
+    def _constant_set(self, e: ast.Expr, view: View) -> bool:
         """Whether an expression is a set of roles, sides or kinds known before the game."""
         if isinstance(e, ast.Ref) and e.name.key not in view.env and e.name.key in self.setting_keys:
             return self.setting_keys[e.name.key].type == "set"
@@ -607,11 +616,11 @@ class Compiler:
             isinstance(i, ast.Ref) and i.name.key not in view.env and self.ids.constant(i.name.key) is not None
             for i in e.items)
 
-    def member_of(self, value, coll):
+    def member_of(self, value: Any, coll: Any) -> z3.BoolRef:
         """Whether a constant term is one of a ("set", terms) value's terms."""
         return Or([Eq(value, x, self.ctx) for x in coll[1]]) if coll[1] else self.B(False)
 
-    def member(self, item, collection, view: View):
+    def member(self, item: ast.Expr, collection: ast.Expr, view: View) -> z3.BoolRef:
         value = self.value(item, view)
         coll = self.value(collection, view)
         if isinstance(coll, Seats):
@@ -626,7 +635,7 @@ class Compiler:
             return Or(members) if members else self.B(False)
         raise Unsupported("`in` on this kind of value", collection.span)
 
-    def seats_of(self, value) -> Seats:
+    def seats_of(self, value: Any) -> Seats:
         """A player or set of players as a set of seats."""
         if isinstance(value, Seats):
             return value
@@ -639,7 +648,7 @@ class Compiler:
             return Seats([self.B(seat == i) for i in range(self.n)])
         return Seats([Eq(value, i) for i in range(self.n)])
 
-    def call(self, e: ast.Call, view: View):
+    def call(self, e: ast.Call, view: View) -> Any:
         name = e.func.key
         st = view.state
         if name in ("alive", "left", "died"):
@@ -650,9 +659,9 @@ class Compiler:
             for s in range(self.n):
                 member = self.in_group(view, key, s)
                 if name == "alive":
-                    cond = And(member, st["alive"][s])
+                    cond = And(member, st.alive[s])
                 elif name == "left":
-                    cond = And(member, Not(st["alive"][s]))
+                    cond = And(member, Not(st.alive[s]))
                 else:
                     cond = And(member, view.events.get(("left", s), self.B(False)))
                 terms.append(cond)
@@ -671,22 +680,23 @@ class Compiler:
             return count_of(seats, self.ctx)
         if name in ("holds", "item_variant"):
             seat = self.value(e.args[0], view)
-            item = e.args[1].name.key
-            values = [st["items"][(item, s)] for s in range(self.n)]
+            item = ref_key(e.args[1], "the item of holds()")
+            values = [st.items[(item, s)] for s in range(self.n)]
             held = pick(seat, values)
             return compare_op(">=", held, 0) if name == "holds" else held
         if name == "linked":
-            return pick(self.value(e.args[0], view), st["links"])
+            return pick(self.value(e.args[0], view), st.links)
         if name == "used":
-            return view.events.get(("used", e.args[0].name.key), self.B(False))
+            return view.events.get(("used", ref_key(e.args[0], "the ability of used()")), self.B(False))
         if name == "uses":
             # As the interpreter: every use counted so far in the game, by everyone (a
             # team's or the moderator's under one key, the others per player).
-            ability = e.args[0].name.key
-            return Sum([v for (a, _), v in st["uses"].items() if a == ability], self.ctx)
+            ability = ref_key(e.args[0], "the ability of uses()")
+            return Sum([v for (a, _), v in st.uses.items() if a == ability], self.ctx)
         if name == "idle":
             seat = self.value(e.args[0], view)
-            return pick(seat, [st["idle"][(e.args[1].name.key, s)] for s in range(self.n)])
+            ability = ref_key(e.args[1], "the ability of idle()")
+            return pick(seat, [st.idle[(ability, s)] for s in range(self.n)])
         if name == "leaves":
             if view.env.get("__no_leaves"):
                 raise Unsupported("exit rules that depend on who leaves (leaves())", e.span)

@@ -7,7 +7,10 @@ exits, the same vote and win checks. Tests hold the two to agreement on generate
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from collections.abc import Container, Iterator, Sequence
+from typing import Any
 
 import z3
 
@@ -15,6 +18,7 @@ from .. import ast, holes
 from ..evaluate import State, initial_state
 from ..holes import Hole
 from ..model import Ability, Scenario
+from ..narrow import actor_roles, effect_name, per_game_caps, present
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
     calls,
@@ -34,6 +38,7 @@ from .phase_vars import NONE, PhaseVars, Use
 from .ranges import Ranges
 from .vote import vote_causes
 from .roles import possible_roles
+from .state import DelayKey, Path, SymState
 from .terms import (
     And,
     Compiler,
@@ -147,22 +152,24 @@ class Game:
 
     # -------------------------------------------------------------- basics
 
-    def B(self, v):
+    def B(self, v: bool) -> z3.BoolRef:
         return self.compiler.B(v)
 
-    def I(self, v):
+    def I(self, v: int) -> z3.ArithRef:
         return self.compiler.I(v)
 
-    def bool(self, name):
+    # Z3 variables (not named `bool` and `int`: the class body's annotations read those as
+    # the builtins).
+    def bool_var(self, name: str) -> z3.BoolRef:
         return z3.Bool(name, self.ctx)
 
-    def int(self, name):
+    def int_var(self, name: str) -> z3.ArithRef:
         return z3.Int(name, self.ctx)
 
-    def ranged(self, name, lo: int, hi: int):
+    def ranged(self, name: str, lo: int, hi: int) -> z3.ArithRef:
         """A choice variable with its domain: unconstrained values of an unused choice are
         as good as any, so the range is stated for every model, used or not."""
-        v = self.int(name)
+        v = self.int_var(name)
         self.add(And(v >= lo, v <= hi))
         self.ranges.declare(v, lo, hi)
         return v
@@ -184,7 +191,7 @@ class Game:
         """Whether every integer of the game has a range (a finite-domain problem)."""
         return not self.unranged
 
-    def add(self, c):
+    def add(self, c: z3.BoolRef) -> None:
         if truth(c) is not True:  # constraints folded to `true` say nothing
             self.constraints.append(c)
 
@@ -204,7 +211,8 @@ class Game:
                     for e in flat(a.effects)):
                 raise Unsupported("an ability that blocks and changes the state", a.span)
             for lim in a.limits:
-                if lim.kind == "count" and not lim.on_self and lim.per.key != "game" and lim.count > 1:
+                if lim.kind == "count" and not lim.on_self and present(lim.per, "a limit's period").key != "game" \
+                        and present(lim.count, "a limit's count") > 1:
                     raise Unsupported("more than one use per phase", lim.span)
             if a.blocked_uses != "count" and (is_blocking(a.effects) or a.triggers or a.is_card):
                 raise Unsupported("`blocked uses …` on a blocking, triggered or card ability", a.span)
@@ -225,59 +233,61 @@ class Game:
 
     # -------------------------------------------------------------- state
 
-    def state_vars(self, t: int) -> dict:
+    def state_vars(self, t: int | str) -> SymState:
         sc, n = self.sc, self.n
         p = f"t{t}_"
-        st = {
-            "alive": [self.bool(f"{p}alive{s}") for s in range(n)],
-            "role": [self.int(f"{p}role{s}") for s in range(n)],
-            "side": [self.int(f"{p}side{s}") for s in range(n)],
-            "left_by": [self.int(f"{p}leftby{s}") for s in range(n)],
-            "revealed": [self.bool(f"{p}revealed{s}") for s in range(n)],
-            "drawn": [self.bool(f"{p}drawn{s}") for s in range(n)],
-            "links": [self.int(f"{p}link{s}") for s in range(n)],
-            "counters": [{c: self.int(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
-            "items": {(i.name.key, s): self.int(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
-            "mset": {m.name.key: [self.bool(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
-                     for m in sc.memories if m.type == "players"},
-            "mone": {m.name.key: self.int(f"{p}mone_{m.name.key}") for m in sc.memories if m.type == "player"},
-            "mint": {m.name.key: self.int(f"{p}mint_{m.name.key}") for m in sc.memories if m.type == "int"},
-            "uses": {}, "self_uses": {}, "last": {}, "pending": {}, "uses_open": {},
-            "winner": self.int(f"{p}winner"),
-            "delay": {}, "delay_target": {},
+        st = SymState(
+            alive=[self.bool_var(f"{p}alive{s}") for s in range(n)],
+            roles=[self.int_var(f"{p}role{s}") for s in range(n)],
+            sides=[self.int_var(f"{p}side{s}") for s in range(n)],
+            left_by=[self.int_var(f"{p}leftby{s}") for s in range(n)],
+            revealed=[self.bool_var(f"{p}revealed{s}") for s in range(n)],
+            drawn=[self.bool_var(f"{p}drawn{s}") for s in range(n)],
+            links=[self.int_var(f"{p}link{s}") for s in range(n)],
+            counters=[{c: self.int_var(f"{p}ctr_{c}_{s}") for c in self.counter_names} for s in range(n)],
+            items={(i.name.key, s): self.int_var(f"{p}item_{i.name.key}_{s}") for i in sc.items for s in range(n)},
+            memories_set={m.name.key: [self.bool_var(f"{p}mset_{m.name.key}_{s}") for s in range(n)]
+                          for m in sc.memories if m.type == "players"},
+            memories_one={m.name.key: self.int_var(f"{p}mone_{m.name.key}") for m in sc.memories if m.type == "player"},
+            memories_int={m.name.key: self.int_var(f"{p}mint_{m.name.key}") for m in sc.memories if m.type == "int"},
+            uses={}, self_uses={}, last_targets={}, pending={}, uses_open={},
+            winner=self.int_var(f"{p}winner"),
+            delayed_counts={}, delayed_targets={},
             # (win index, reading) -> still consistent with the game: wins with several readings
-            "readings": {(i, r): self.bool(f"{p}reading_{i}_{r}")
-                         for i, w in enumerate(sc.wins) for r in range(len(sc.win_readings(w)))
-                         if len(sc.win_readings(w)) > 1},
-        }
-        if self.links_carry_exits:
+            readings={(i, r): self.bool_var(f"{p}reading_{i}_{r}")
+                      for i, w in enumerate(sc.wins) for r in range(len(sc.win_readings(w)))
+                      if len(sc.win_readings(w)) > 1},
             # the kind of exit a seat's link carries (`link … with KIND`), or NONE; only where
             # a link can carry one (so no state, free or not, has one otherwise)
-            st["link_kind"] = [self.int(f"{p}linkkind{s}") for s in range(n)]
+            link_kinds=[self.int_var(f"{p}linkkind{s}") for s in range(n)] if self.links_carry_exits else None,
+            idle={}, counter_given={},
+        )
+        # The variables are made in this order (the order their names were always made in).
         for a, index, key, e in self.delay_slots():
             owner = owner_key(a)
             tag = "_".join(map(str, key)) if isinstance(key, tuple) else key
-            st["delay"][(owner, index, key)] = self.int(f"{p}delay_{owner}_{index}_{tag}")
-            st["delay_target"][(owner, index, key)] = self.int(f"{p}delaytgt_{owner}_{index}_{tag}")
+            st.delayed_counts[(owner, index, key)] = self.int_var(f"{p}delay_{owner}_{index}_{tag}")
+            st.delayed_targets[(owner, index, key)] = self.int_var(f"{p}delaytgt_{owner}_{index}_{tag}")
         # `idle(p, A)`: per player, A's phases in a row with no use of it by him
-        st["idle"] = {(a, s): self.int(f"{p}idle_{a}_{s}") for a in sc.idle_abilities for s in range(n)}
-        # A counter a conversion gives a seat whose dealt role has none: whether it has been given
-        # (Resolver._convert sets it to its initial value only the first time).
-        st["counter_given"] = {(s, c): self.bool(f"{p}given_{c}_{s}") for s, c in self.counter_gifts()}
+        st.idle.update({(a, s): self.int_var(f"{p}idle_{a}_{s}") for a in sc.idle_abilities for s in range(n)})
+        # A counter a conversion gives a seat whose dealt role has none: whether it has been
+        # given (Resolver._convert sets it to its initial value only the first time).
+        st.counter_given.update({(s, c): self.bool_var(f"{p}given_{c}_{s}") for s, c in self.counter_gifts()})
         for a in sc.abilities:
             for key in self.actor_keys(a):
-                st["uses"][(a.key, key)] = self.int(f"{p}uses_{a.key}_{key}")
-                st["self_uses"][(a.key, key)] = self.int(f"{p}selfuses_{a.key}_{key}")
+                st.uses[(a.key, key)] = self.int_var(f"{p}uses_{a.key}_{key}")
+                st.self_uses[(a.key, key)] = self.int_var(f"{p}selfuses_{a.key}_{key}")
                 if a.blocked_uses == "open":
-                    st["uses_open"][(a.key, key)] = self.int(f"{p}usesopen_{a.key}_{key}")
-                    st["uses_open"][("self", a.key, key)] = self.int(f"{p}selfopen_{a.key}_{key}")
+                    st.uses_open[(a.key, key)] = self.int_var(f"{p}usesopen_{a.key}_{key}")
+                    st.uses_open[("self", a.key, key)] = self.int_var(f"{p}selfopen_{a.key}_{key}")
                 for kind in sorted({r.phase.key for r in a.phases}):
-                    st["last"][(a.key, key, kind)] = [self.bool(f"{p}last_{a.key}_{key}_{kind}_{s}") for s in range(n)]
+                    st.last_targets[(a.key, key, kind)] = [self.bool_var(f"{p}last_{a.key}_{key}_{kind}_{s}")
+                                                           for s in range(n)]
             for trig in a.triggers:
                 if trig.timing == "next":
                     for s in self.actor_keys(a):
-                        kind = trig.timing_phase.key
-                        st["pending"][(a.key, s, kind)] = self.bool(f"{p}pend_{a.key}_{s}_{kind}")
+                        kind = present(trig.timing_phase, "the phase of a `next` trigger").key
+                        st.pending[(a.key, s, kind)] = self.bool_var(f"{p}pend_{a.key}_{s}_{kind}")
         return st
 
     def start_last(self, state: State, key: tuple, kind: str) -> frozenset:
@@ -290,60 +300,60 @@ class Game:
             return frozenset()
         return frozenset(last[1])
 
-    def _init(self, st: dict, state0: State) -> None:
+    def _init(self, st: SymState, state0: State) -> None:
         ids = self.ids
         for s in range(self.n):
-            self.add(st["alive"][s] == state0.alive[s])
-            self.add(st["role"][s] == ids.roles.index(state0.roles[s]))
-            self.add(st["side"][s] == ids.value("side", state0.sides[s]))
-            self.add(st["left_by"][s] == ids.value("kind", state0.left_by[s]))
-            self.add(st["revealed"][s] == (s in state0.revealed))
-            self.add(st["drawn"][s] == (s in state0.drawn))
-            self.add(st["links"][s] == state0.links.get(s, NONE))
-            if "link_kind" in st:
-                self.add(Eq(st["link_kind"][s], self.I(ids.value("kind", state0.link_kinds.get(s)))))
+            self.add(st.alive[s] == state0.alive[s])
+            self.add(st.roles[s] == ids.roles.index(state0.roles[s]))
+            self.add(st.sides[s] == ids.value("side", state0.sides[s]))
+            self.add(st.left_by[s] == ids.value("kind", state0.left_by[s]))
+            self.add(st.revealed[s] == (s in state0.revealed))
+            self.add(st.drawn[s] == (s in state0.drawn))
+            self.add(st.links[s] == state0.links.get(s, NONE))
+            if st.link_kinds is not None:
+                self.add(Eq(st.link_kinds[s], self.I(ids.value("kind", state0.link_kinds.get(s)))))
             for c in self.counter_names:
-                self.add(st["counters"][s][c] == state0.counters[s].get(c, 0))
-        for (item, s), var in st["items"].items():
+                self.add(st.counters[s][c] == state0.counters[s].get(c, 0))
+        for (item, s), var in st.items.items():
             self.add(var == ids.item_value((item, s) in state0.items, state0.items.get((item, s))))
-        for m, seats in st["mset"].items():
+        for m, seats in st.memories_set.items():
             members = state0.memories.get(m) or frozenset()
             for s in range(self.n):
                 self.add(seats[s] == (s in members))
-        for m, var in st["mone"].items():
+        for m, var in st.memories_one.items():
             value = state0.memories.get(m)
             self.add(var == (NONE if value is None else value))
-        for m, var in st["mint"].items():
+        for m, var in st.memories_int.items():
             value = state0.memories.get(m)
             if value is None:
                 raise Unsupported(f"a number memory without a starting value ({m})")
             self.add(var == value)
-        for key, var in st["uses"].items():
+        for key, var in st.uses.items():
             self.add(var == state0.uses.get(key, 0))
-        for key, var in st["self_uses"].items():
+        for key, var in st.self_uses.items():
             self.add(var == state0.self_uses.get(key, 0))
-        for key, var in st["uses_open"].items():
+        for key, var in st.uses_open.items():
             self.add(var == state0.uses_open.get(key, 0))
-        for key, var in st["idle"].items():
+        for key, var in st.idle.items():
             self.add(var == state0.idle.get(key, 0))
-        for (s, c), var in st["counter_given"].items():
+        for (s, c), var in st.counter_given.items():
             self.add(var == (c in state0.counters[s]))
-        for (a, k, kind), seats in st["last"].items():
+        for (a, k, kind), seats in st.last_targets.items():
             named = self.start_last(state0, (a, k), kind)
             for s in range(self.n):
                 self.add(seats[s] == (s in named))
-        for (a, s, kind), var in st["pending"].items():
+        for (a, s, kind), var in st.pending.items():
             self.add(var == ((a, s, kind) in state0.pending))
-        self.add(st["winner"] == NONE)
-        for (i, r), var in st["readings"].items():
+        self.add(st.winner == NONE)
+        for (i, r), var in st.readings.items():
             self.add(var == (i not in state0.readings or r in state0.readings[i]))
         start = {}
         for unit, count, body, env, source in state0.delayed:
             start[self._slot_of(body, dict(env), source)] = (count, dict(env).get("target"))
-        for key, var in st["delay"].items():
-            count, target = start.get(key, (0, None))
+        for slot, var in st.delayed_counts.items():
+            count, target = start.get(slot, (0, None))
             self.add(var == count)
-            self.add(st["delay_target"][key] == (NONE if target is None else target))
+            self.add(st.delayed_targets[slot] == (NONE if target is None else target))
 
     @property
     def links_carry_exits(self) -> bool:
@@ -375,7 +385,7 @@ class Game:
             self._follow_depth = max(0, min(self.n - 1, carriers - (1 if paired else 0)))
         return self._follow_depth
 
-    def _most_uses(self, owner) -> int:
+    def _most_uses(self, owner: Ability | ast.RuleDecl) -> int:
         """The most uses an ability has in a game (the seats that can hold it, times its
         phases or its per-game limit); a rule or an unbounded ability: every seat."""
         if not isinstance(owner, Ability) or owner.triggers or owner.is_card or owner.actor is None:
@@ -383,17 +393,16 @@ class Game:
         if owner.actor.kind in ("team", "moderator"):
             holders = 1
         elif owner.actor.kind == "role":
-            roles = {r.key for r in (owner.actor.roles or (owner.actor.name,))}
+            roles = {r.key for r in actor_roles(owner.actor)}
             holders = sum(1 for s in range(self.n) if roles & self.roles_of[s]) if self.roles_of else self.n
         else:
             return self.n
-        caps = [lim.count for lim in owner.limits if lim.kind == "count" and not lim.on_self
-                and lim.per.key == "game"]
+        caps = per_game_caps(owner.limits)
         if owner.phases and all(r.exact is not None for r in owner.phases):
             caps.append(len(owner.phases))
         return holders * min(caps) if caps else self.n
 
-    def _group_size(self, owner) -> int:
+    def _group_size(self, owner: Ability | ast.RuleDecl) -> int:
         count = owner.target_count if isinstance(owner, Ability) else None
         return count.value if isinstance(count, ast.Num) else self.n
 
@@ -409,10 +418,10 @@ class Game:
                         if c.key not in has and (s, c.key) not in out]
         return out
 
-    def delay_slots(self):
+    def delay_slots(self) -> list[tuple[Ability | ast.RuleDecl, int, int | tuple[int, ...], ast.AfterEffect]]:
         """Every `after N …:` in an ability, per acting player: a countdown in the state."""
         if not hasattr(self, "_slots"):
-            slots = []
+            slots: list[tuple[Ability | ast.RuleDecl, int, int | tuple[int, ...], ast.AfterEffect]] = []
             for a in self.sc.abilities:
                 for index, e in enumerate(x for x in _walk_effects(a.effects) if isinstance(x, ast.AfterEffect)):
                     for key in self.actor_keys(a):
@@ -425,7 +434,7 @@ class Game:
             self._slots = slots
         return self._slots
 
-    def _slot_of(self, body, env: dict, source: str):
+    def _slot_of(self, body: tuple[ast.AnyEffect, ...], env: dict, source: str) -> DelayKey:
         """The countdown slot of a pending `after …` effect carried in a starting state."""
         for owner, index, key, e in self.delay_slots():
             if owner_key(owner) != source or e.body is not body:
@@ -446,21 +455,21 @@ class Game:
             return [NONE]
         if a.actor.kind != "role":
             return list(range(self.n))
-        roles = {r.key for r in (a.actor.roles or (a.actor.name,))}
+        roles = {r.key for r in actor_roles(a.actor)}
         if self.roles_of is None:
             return list(range(self.n))
         return [s for s in range(self.n) if roles & self.roles_of[s]]
 
     # -------------------------------------------------------------- one phase
 
-    def _phase(self, t: int, phase: Phase, S: dict, S2: dict) -> PhaseVars:
+    def _phase(self, t: int, phase: Phase, S: SymState, S2: SymState) -> PhaseVars:
         pv = PhaseVars(phase)
-        pv.active = Eq(S["winner"], NONE)
-        self.table_holes: list = []  # (gaps, hole, guard) of the phase's views: see table_view
-        pv.link_kind = list(S.get("link_kind", ()))
+        pv.active = Eq(S.winner, NONE)
+        self.table_holes = []  # (gaps, hole, guard) of the phase's views: see table_view
+        pv.link_kind = list(S.link_kinds or ())
         # As Player.play: `round` is the number of the day or night being played (0 in the
         # opening phases), seen by every expression of the phase.
-        S = {**S, "round": self.I(phase.number if phase.kind in ("day", "night") else 0)}
+        S = dataclasses.replace(S, round=self.I(phase.number if phase.kind in ("day", "night") else 0))
         view0 = View(self, S, Events(self.ctx), {"__holes": []})
         moments = [None] if phase.is_night else ["before", "after"]
         for moment in moments:
@@ -511,11 +520,10 @@ class Game:
                     pv.undefined.append((And(pv.active, guard, flag), hole))
         cur = bookkeep.bookkeep(self, pv, S, cur, phase)
         winner, overlap = wins.wins(self, cur, phase, pv, S, t)
-        cur = dict(cur)
-        cur["winner"] = winner
+        cur = dataclasses.replace(cur, winner=winner)
         pv.winner = winner
         pv.overlap = overlap
-        self._equate(S2, cur, S, pv.active)
+        self.equate(S2, cur, S, pv.active)
         return pv
 
     def env_of(self, u: Use) -> dict:
@@ -523,15 +531,16 @@ class Game:
             return u.env
         env = {"actor": u.actor if u.actor is not None else self.I(NONE)}
         if u.targets:
+            count = present(u.count, "how many targets a use chooses")
             env["target"] = u.targets[0]
-            env["targets"] = Seats([Or([And(j < u.count, tj == s) for j, tj in enumerate(u.targets)])
+            env["targets"] = Seats([Or([And(j < count, tj == s) for j, tj in enumerate(u.targets)])
                                     for s in range(self.n)])
         env.update(u.values)
         u.env = env
         return env
 
-    def _pass(self, t, tag, pv: PhaseVars, S: dict, uses: list[Use], vote: PhaseVars | None,
-              gate: dict | None = None, due=()) -> dict:
+    def _pass(self, t: int, tag: str, pv: PhaseVars, S: SymState, uses: list[Use], vote: PhaseVars | None,
+              gate: dict | None = None, due: Sequence[tuple] = ()) -> SymState:
         """One resolution (a night, or one moment of a day), in the interpreter's stages:
         effects falling due, the vote, the blocking steps in every open order, the other steps
         together, the deaths, the state after them. Returns that state.
@@ -542,7 +551,7 @@ class Game:
             return self._pass_and_what_exits_set_off(t, tag, pv, S, uses, vote, due)
         # A pass that exits set off keeps the phase's saves and protections (as
         # Player._after_leaving).
-        intents = Intents(defenses=list(S.get("__defenses", ())) if tag.endswith("2") else [])
+        intents = Intents(defenses=list(S.defenses) if tag.endswith("2") else [])
         p = Pass(self, t, tag, pv, S, Events(self.ctx), intents)
         for u in uses:  # `acted(p, A)`: a choice made this phase, taken effect or not
             for key, cond in acted_events(p, u):
@@ -555,14 +564,14 @@ class Game:
         leave, kind_of, rule_hits = deaths(p)
         return commit(p, leave, kind_of, rule_hits)
 
-    def _pass_and_what_exits_set_off(self, t, tag, pv: PhaseVars, S: dict, uses: list[Use],
-                                     vote: PhaseVars | None, due) -> dict:
-        gate = {}
+    def _pass_and_what_exits_set_off(self, t: int, tag: str, pv: PhaseVars, S: SymState, uses: list[Use],
+                                     vote: PhaseVars | None, due: Sequence[tuple]) -> SymState:
+        gate: dict[Use, z3.BoolRef] = {}
         later = []
         for u in uses:
             if self.leave_triggered(u.ability) and not any(
                     matches(r, pv.phase, u.moment) for r in u.ability.phases):
-                gate[u] = S["pending"].get((u.ability.key, u.key, pv.phase.kind), self.B(False))
+                gate[u] = S.pending.get((u.ability.key, u.key, pv.phase.kind), self.B(False))
                 later.append(u)
         st = self._pass(t, tag, pv, S, uses, vote, gate, due)
         if not later:
@@ -577,7 +586,8 @@ class Game:
             if id(u) in pv.fired:
                 pv.fired[id(u)] = Or(before, And(u.used, fired[u]))
         return self._pass(t, tag + "2", pv, st, later, None, fired)
-    def bindings(self, rule, state, events, no_leaves: bool = False, guard=None):
+    def bindings(self, rule: ast.RuleDecl, state: SymState, events: Events, no_leaves: bool = False,
+                 guard: z3.BoolRef | None = None) -> Iterator[tuple[tuple[int, ...], dict, z3.BoolRef, View]]:
         """Each binding of a rule's variables to seats, with the condition under which the
         rule applies then (`if …` and not any `unless …`), as the interpreter's
         Resolver.applicable does."""
@@ -586,7 +596,8 @@ class Game:
             cond, view = self.applies(rule, env, state, events, no_leaves, guard)
             yield combo, env, cond, view
 
-    def applies(self, rule, env: dict, state, events, no_leaves: bool = False, guard=None):
+    def applies(self, rule: ast.RuleDecl, env: dict, state: SymState, events: Events, no_leaves: bool = False,
+                guard: z3.BoolRef | None = None) -> tuple[z3.BoolRef, View]:
         """(when the rule applies under this binding, the view its effects are read in: where
         it applies). A table with no row in its condition is a hole of the rule wherever the
         condition is judged (`guard`: only there), and the rule does not apply then, as the
@@ -601,7 +612,8 @@ class Game:
             cond = And(cond, Not(Or(list(gaps))))
         return cond, view.with_env(__guard=cond)
 
-    def table_view(self, state, events, env: dict, hole: Hole, guard=None) -> View:
+    def table_view(self, state: SymState, events: Events, env: dict, hole: Hole,
+                   guard: z3.BoolRef | None = None) -> View:
         """A view whose tables with no row for the case are holes of `hole`'s source, where
         `guard` holds (and the view's own `__guard`, where they are read); collected at the
         end of the phase (see _phase)."""
@@ -614,7 +626,7 @@ class Game:
         `on revived`), it acts in a further pass right after the one that decides it."""
         return any(t.event.key in ("leave", "revived") and t.timing == "immediately" for t in a.triggers)
 
-    def left_by_trigger(self, u: Use, S, leave, st) -> z3.BoolRef:
+    def left_by_trigger(self, u: Use, S: SymState, leave: list, st: SymState) -> z3.BoolRef:
         """Whether this pass removed the use's actor in a way its trigger names (or, for
         `on revived`, brought him back)."""
         if u.key == NONE:
@@ -624,12 +636,12 @@ class Game:
             if t.timing != "immediately":
                 continue
             if t.event.key == "revived":
-                options.append(And(Not(S["alive"][u.key]), st["alive"][u.key]))
+                options.append(And(Not(S.alive[u.key]), st.alive[u.key]))
                 continue
             if t.event.key != "leave":
                 continue
             kinds = [self.ids.value("kind", nm.key) for nm in t.by]
-            options.append(And(leave[u.key], Or([Eq(st["left_by"][u.key], k) for k in kinds])
+            options.append(And(leave[u.key], Or([Eq(st.left_by[u.key], k) for k in kinds])
                                   if kinds else self.B(True)))
         return Or(options) if options else self.B(False)
 
@@ -661,14 +673,15 @@ class Game:
         attack, being named), it acts after the steps that can set it off."""
         return any(t.timing == "immediately" and t.event.key in ("kill", "targeted") for t in a.triggers)
 
-    def declared_edges(self, steps) -> set:
+    def declared_edges(self, steps: Container[str]) -> set[tuple[str, str]]:
         return {(a, b) for a, b in self.sc.resolve_edges if a in steps and b in steps}
 
-    def rules_now(self, phase: Phase, tag: str):
+    def rules_now(self, phase: Phase, tag: str) -> list[ast.RuleDecl]:
         moment = {"n": None, "b": "before", "v": "vote", "a": "after"}[tag[0]]
         return [r for r in self.sc.rules if not r.at or any(rule_applies_at(ref, phase, moment) for ref in r.at)]
 
-    def guarded(self, effects, view: View, guard=None):
+    def guarded(self, effects: Sequence[ast.AnyEffect], view: View,
+                guard: z3.BoolRef | None = None) -> Iterator[tuple[ast.Effect | ast.AfterEffect, z3.BoolRef]]:
         """Flatten `if` effects into (effect, condition) pairs. An `if` whose condition has
         no value (a table with no row) is a hole, and neither branch acts (as
         Resolver.apply_one)."""
@@ -689,7 +702,7 @@ class Game:
             else:
                 yield e, guard
 
-    def on(self, e: ast.Effect, view: View, u: Use | None, s: int, guard=None) -> z3.BoolRef:
+    def on(self, e: ast.Effect, view: View, u: Use | None, s: int, guard: z3.BoolRef | None = None) -> z3.BoolRef:
         """Whether seat s is one the effect applies to (`guard`: where the effect is read,
         for the holes of a table in its `on`)."""
         if e.on is None:
@@ -703,7 +716,7 @@ class Game:
         value = self.compiler.value(e.on, view)
         return self.compiler.seats_of(value).member[s]
 
-    def delayed_index(self, effects, e: ast.AfterEffect) -> int:
+    def delayed_index(self, effects: Sequence[ast.AnyEffect], e: ast.AfterEffect) -> int:
         """The number of a delayed effect among those of its owner (its countdown slot)."""
         return [x for x in _walk_effects(effects) if isinstance(x, ast.AfterEffect)].index(e)
 
@@ -711,16 +724,16 @@ class Game:
         return any("deaths" in points for w in self.sc.wins + self.sc.open_wins
                    for points in self.sc.win_readings(w))
 
-    def _equate(self, S2, cur, S, active) -> None:
+    def equate(self, S2: SymState, cur: SymState, S: SymState, active: z3.BoolRef) -> None:
         """The next state: a fresh variable equal to the phase's result where it changes; the
         old term itself where it cannot change (and the constant where it is one), so known
         values stay folded from phase to phase."""
-        def eq(table, key, b, old):
+        def eq(path: Path, b: z3.ExprRef, old: z3.ExprRef) -> None:
             value = If(active, b, old)
             if value.eq(old) or truth(value) is not None or number(value) is not None:
-                table[key] = value
+                S2.put(path, value)
             else:
-                var = table[key]
+                var = S2.get(path)
                 self.add(var == value)
                 if var.sort_kind() == z3.Z3_INT_SORT:
                     span = self.ranges.of(value)
@@ -731,25 +744,10 @@ class Game:
                         self.add(fact)
                         self.derived_ranges.append(fact)
                         self.ranges.declare(var, *span)
-        for name in ("alive", "role", "side", "left_by", "revealed", "links", "link_kind", "drawn"):
-            if name not in S2:
-                continue
-            for s in range(self.n):
-                eq(S2[name], s, cur[name][s], S[name][s])
-        for s in range(self.n):
-            for c in self.counter_names:
-                eq(S2["counters"][s], c, cur["counters"][s][c], S["counters"][s][c])
-        for table in ("items", "mone", "mint", "uses", "self_uses", "pending", "delay", "delay_target",
-                      "readings", "uses_open", "idle", "counter_given"):
-            for key in S2[table]:
-                eq(S2[table], key, cur[table][key], S[table][key])
-        for table in ("mset", "last"):
-            for key in S2[table]:
-                for s in range(self.n):
-                    eq(S2[table][key], s, cur[table][key][s], S[table][key][s])
-        eq(S2, "winner", cur["winner"], S["winner"])
+        for path in list(S2.slots()):  # in the fields' order: the constraints' order
+            eq(path, cur.get(path), S.get(path))
 
-    def _pinned(self, st: dict, pins: list) -> dict:
+    def _pinned(self, st: SymState, pins: list) -> SymState:
         """st with every variable that a pin (`var == constant`, `not var`) fixes replaced by
         the constant; pins of any other shape stay constraints."""
         fixed = {}
@@ -766,76 +764,69 @@ class Game:
                 continue
             fixed[var.get_id()] = value
 
-        def walk(x):
-            if isinstance(x, dict):
-                return {k: walk(v) for k, v in x.items()}
-            if isinstance(x, list):
-                return [walk(v) for v in x]
-            if isinstance(x, z3.ExprRef):
-                return fixed.get(x.get_id(), x)
-            return x
-        return walk(st)
+        return st.mapped(lambda x: fixed.get(x.get_id(), x))
 
     # -------------------------------------------------------------- a free start
 
-    def _well_formed(self, st: dict) -> None:
+    def _well_formed(self, st: SymState) -> None:
         """What every reachable state satisfies, whatever the game so far: values in their
         ranges, the dead with a way of leaving, per-game limits not exceeded. Used instead of
         _init when the first state is left free (induction proofs); the constraints are
         over-approximations, so a proof from them holds for every reachable state."""
         ids, n = self.ids, self.n
-        sets = {e.name.key for a in self.sc.abilities for e in flat(a.effects) if e.verb == "set"}
-        sets |= {e.name.key for r in self.sc.rules for e in flat(r.then) if e.verb == "set"}
-        roles_of = dict(enumerate(self.roles_of))
-        ceiling = {}
+        sets = {effect_name(e).key for a in self.sc.abilities for e in flat(a.effects) if e.verb == "set"}
+        sets |= {effect_name(e).key for r in self.sc.rules for e in flat(r.then) if e.verb == "set"}
+        roles_of = dict(enumerate(present(self.roles_of, "the roles a seat can hold")))
+        ceiling: dict[str, int | None] = {}
         for r in self.sc.roles:
-            for c in r.counters:
-                if isinstance(c.initial, ast.Num) and ceiling.get(c.key, 0) is not None:
-                    ceiling[c.key] = max(ceiling.get(c.key, 0), c.initial.value)
+            for ctr in r.counters:
+                top = ceiling.get(ctr.key, 0)
+                if isinstance(ctr.initial, ast.Num) and top is not None:
+                    ceiling[ctr.key] = max(top, ctr.initial.value)
                 else:
-                    ceiling[c.key] = None
+                    ceiling[ctr.key] = None
         self._small_domains(st, roles_of)
         for s in range(n):
-            self.add(Or([st["role"][s] == ids.roles.index(r) for r in sorted(roles_of[s])]))
-            self.add(And(st["side"][s] >= NONE, st["side"][s] < len(ids.sides)))
-            self.add(If(st["alive"][s], st["left_by"][s] == NONE,
-                           And(st["left_by"][s] >= NONE, st["left_by"][s] < len(ids.kinds))))
-            self.add(And(st["links"][s] >= NONE, st["links"][s] < n))
-            if "link_kind" in st:  # a kind some link can carry, or none
+            self.add(Or([st.roles[s] == ids.roles.index(r) for r in sorted(roles_of[s])]))
+            self.add(And(st.sides[s] >= NONE, st.sides[s] < len(ids.sides)))
+            self.add(If(st.alive[s], st.left_by[s] == NONE,
+                           And(st.left_by[s] >= NONE, st.left_by[s] < len(ids.kinds))))
+            self.add(And(st.links[s] >= NONE, st.links[s] < n))
+            if st.link_kinds is not None:  # a kind some link can carry, or none
                 owners = [a.effects for a in self.sc.abilities] + [r.then for r in self.sc.rules]
                 carried = sorted({ids.value("kind", e.name.key) for effects in owners for e in flat(effects)
                                   if e.verb == "link" and e.name is not None}
                                  | {ids.value("kind", k) for k in self.start_state.link_kinds.values()})
-                self.add(Or([Eq(st["link_kind"][s], self.I(k)) for k in [NONE] + carried]))
+                self.add(Or([Eq(st.link_kinds[s], self.I(k)) for k in [NONE] + carried]))
             for c in self.counter_names:
                 if c in sets:
                     continue
-                self.add(st["counters"][s][c] >= 0)
-                if ceiling.get(c) is not None:
-                    self.add(st["counters"][s][c] <= ceiling[c])
-        for (item, s), var in st["items"].items():
+                self.add(st.counters[s][c] >= 0)
+                top = ceiling.get(c)
+                if top is not None:
+                    self.add(st.counters[s][c] <= top)
+        for (item, s), var in st.items.items():
             values = [ids.value("variant", v) for v in ids.variants[item]] or [ids.no_variant]
             self.add(Or([var == NONE] + [var == v for v in values]))
-        for var in st["mone"].values():
+        for var in st.memories_one.values():
             self.add(And(var >= NONE, var < n))
-        for (a_key, k), var in st["uses"].items():
+        for (a_key, k), var in st.uses.items():
             self.add(var >= 0)
-            self.add(And(st["self_uses"][(a_key, k)] >= 0, st["self_uses"][(a_key, k)] <= var))
+            self.add(And(st.self_uses[(a_key, k)] >= 0, st.self_uses[(a_key, k)] <= var))
             a = self.sc.ability_by_key[a_key]
-            caps = [lim.count for lim in a.limits if lim.kind == "count" and not lim.on_self
-                    and lim.per.key == "game"]
+            caps = per_game_caps(a.limits)
             if caps:
                 self.add(var <= min(caps))
-        for (owner, index, key), var in st["delay"].items():
+        for (owner, index, key), var in st.delayed_counts.items():
             e = next(e for a, i, k, e in self.delay_slots() if (owner_key(a), i, k) == (owner, index, key))
             self.add(And(var >= 0, var <= e.count))
-            self.add(And(st["delay_target"][(owner, index, key)] >= NONE,
-                            st["delay_target"][(owner, index, key)] < n))
-        self.add(And(st["winner"] >= NONE, st["winner"] < len(ids.sides)))
+            self.add(And(st.delayed_targets[(owner, index, key)] >= NONE,
+                            st.delayed_targets[(owner, index, key)] < n))
+        self.add(And(st.winner >= NONE, st.winner < len(ids.sides)))
 
     SMALL_DOMAIN = 2  # roles a seat can have, at most, for its role to become a choice term
 
-    def _small_domains(self, st: dict, roles_of: dict) -> None:
+    def _small_domains(self, st: SymState, roles_of: dict) -> None:
         """A seat's role, when it can be only a few roles, as a constant or as an If-chain
         If(c1, r1, If(c2, r2, r0)) whose comparisons with a role fold to the choices that give
         it (terms.register_domain): a rule about another role then costs nothing for that
@@ -845,10 +836,11 @@ class Game:
         for s in range(self.n):
             values = sorted(ids.roles.index(r) for r in roles_of[s])
             if len(values) == 1:
-                st["role"][s] = self.I(values[0])
+                st.roles[s] = self.I(values[0])
             elif len(values) <= self.SMALL_DOMAIN:
-                choices = [self.bool(f"t0_rolechoice{s}_{i}") for i in range(1, len(values))]
-                term, conditions, earlier = self.I(values[0]), {}, []
+                choices = [self.bool_var(f"t0_rolechoice{s}_{i}") for i in range(1, len(values))]
+                term, conditions = self.I(values[0]), {}
+                earlier: list[z3.BoolRef] = []
                 for i in range(len(values) - 1, 0, -1):
                     term = z3.If(choices[i - 1], self.I(values[i]), term)
                 for i in range(1, len(values)):
@@ -856,7 +848,7 @@ class Game:
                     earlier.append(Not(choices[i - 1]))
                 conditions[values[0]] = And(*earlier)
                 register_domain(term, conditions)
-                st["role"][s] = term
+                st.roles[s] = term
 
     # -------------------------------------------------------------- symmetry
 
@@ -866,7 +858,7 @@ class Game:
         for i, j in self._twins():
             for st in self.states:
                 # If the later seat has left, so has the earlier one.
-                self.add(Implies(Not(st["alive"][j]), Not(st["alive"][i])))
+                self.add(Implies(Not(st.alive[j]), Not(st.alive[i])))
 
     def twins(self) -> list[tuple[int, int]]:
         return self._twins()
@@ -877,31 +869,19 @@ class Game:
             groups.setdefault(role, []).append(s)
         return [(i, j) for seats in groups.values() for i, j in zip(seats, seats[1:])]
 
-    def symmetry(self, st: dict) -> list:
+    def symmetry(self, st: SymState) -> list:
         """The symmetry-breaking constraints on one state (as _break_symmetry), for a solver
         that takes the phases one at a time."""
         return [c for i, j in self._twins()
-                if truth(c := Implies(Not(st["alive"][j]), Not(st["alive"][i]))) is not True]
+                if truth(c := Implies(Not(st.alive[j]), Not(st.alive[i]))) is not True]
 
 
-def _ints(st: dict) -> list:
+def _ints(st: SymState) -> list:
     """Every integer term of a state, in its tables."""
-    out = []
-
-    def walk(x):
-        if isinstance(x, dict):
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, (list, tuple)):
-            for v in x:
-                walk(v)
-        elif isinstance(x, z3.ArithRef):
-            out.append(x)
-    walk(st)
-    return out
+    return [x for _, x in st.terms() if isinstance(x, z3.ArithRef)]
 
 
-def _walk_effects(effects):
+def _walk_effects(effects: Sequence[ast.AnyEffect]) -> Iterator[ast.AnyEffect]:
     for e in effects:
         yield e
         if isinstance(e, ast.IfEffect):
@@ -927,12 +907,12 @@ class Prefix:
         if game.symmetric:
             # In _break_symmetry's order, so a prefix of the whole length is the game itself.
             constraints += [c for i, j in game.twins() for st in self.states
-                            if truth(c := Implies(Not(st["alive"][j]), Not(st["alive"][i]))) is not True]
+                            if truth(c := Implies(Not(st.alive[j]), Not(st.alive[i]))) is not True]
         self.constraints = constraints
 
     @property
     def restricted(self) -> str | None:
         return Game.restricted.fget(self)  # type: ignore[attr-defined]
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.full, name)

@@ -17,8 +17,10 @@ import z3
 
 from .. import ast, holes
 from ..model import TieRule
+from ..narrow import present, present_expr
 from .passes import Pass
 from .phase_vars import NONE
+from .state import SymState
 from .terms import And, Events, Implies, Not, Or, View
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ def vote_causes(p: Pass, vote: PhaseVars) -> None:
     with no quorum for this many alive the vote decides nothing (nobody is voted out)."""
     game, pv = p.game, p.pv
     k = vote.vote_kind
-    day = game.sc.day
+    day = present(game.sc.day, "the day")
     gap = quorum_gap(game, day.quorum, p.S) if day.quorum is not None else game.B(False)
     if day.quorum is not None:
         pv.undefined.append((And(vote.active, k != 0, gap), holes.no_quorum()))
@@ -51,12 +53,12 @@ NO_BREAKER = holes.no_tie_breaker()
 class TieEffect:
     """Under a tie (kind 2): when it sends `vote_target` out, when both tied, and when it is
     a hole, with what the rules leave open."""
-    one: object
-    both: object
+    one: z3.BoolRef
+    both: z3.BoolRef
     holes: tuple = ()  # (condition, the hole: what is open)
 
 
-def tie_effect(game: Game, pv: PhaseVars, S: dict, rule: TieRule, second: bool = False) -> TieEffect:
+def tie_effect(game: Game, pv: PhaseVars, S: SymState, rule: TieRule, second: bool = False) -> TieEffect:
     """As interpreter/ties.tie_results, on the state at the vote."""
     T, F = game.B(True), game.B(False)
     kind = rule.kind
@@ -76,24 +78,24 @@ def tie_effect(game: Game, pv: PhaseVars, S: dict, rule: TieRule, second: bool =
     return TieEffect(F, F, ((T, OPEN_TIE),))
 
 
-def tie_breaker(game: Game, S: dict, rule: TieRule):
+def tie_breaker(game: Game, S: SymState, rule: TieRule) -> z3.BoolRef:
     """A living player who breaks a tie: holding one of the rule's roles, or its item."""
     ids = game.ids
     roles = [ids.roles.index(r) for r in rule.roles]
     out = []
     for s in range(game.n):
-        holds = [S["role"][s] == r for r in roles]
+        holds = [S.roles[s] == r for r in roles]
         if rule.item is not None:
-            holds.append(S["items"][(rule.item, s)] >= 0)
-        out.append(And(S["alive"][s], Or(holds)))
+            holds.append(S.items[(rule.item, s)] >= 0)
+        out.append(And(S.alive[s], Or(holds)))
     return Or(out)
 
 
-def tie_rules(game: Game, pv: PhaseVars, S: dict) -> None:
+def tie_rules(game: Game, pv: PhaseVars, S: SymState) -> None:
     """What a tie does at this day's vote, on the state the day starts in (as the legality of
     its choices): whom `vote_target` may name, the holes, and no tie that removes nobody
     where the rules require an exit."""
-    day = game.sc.day
+    day = present(game.sc.day, "the day")
     rule = day.tie_rule or TieRule("undecided")
     k, x = pv.vote_kind, pv.vote_target
     a, b = pv.tie
@@ -111,28 +113,28 @@ def tie_rules(game: Game, pv: PhaseVars, S: dict) -> None:
         pv.undefined.append((And(pv.active, k == 2, cond), why))
 
 
-def voted_out(game: Game, pv: PhaseVars, s: int):
+def voted_out(game: Game, pv: PhaseVars, s: int) -> z3.BoolRef:
     """Whether the day's vote sends seat s out: voted out alone, or the player a tie sends out
     (the one drawn, picked or revoted, `vote_target`; under `tie all_leave`, each of the tied)."""
     k, x = pv.vote_kind, pv.vote_target
     parts = [And(k == 1, x == s)]
-    tie = game.sc.day.tie
+    tie = present(game.sc.day, "the day").tie
     if tie == "random":
         parts.append(And(k == 2, x == s))
     elif tie == "all_leave":
         parts.append(And(k == 2, Or(pv.tie[0] == s, pv.tie[1] == s)))
     elif tie in ("chosen", "revote"):
-        eff = pv.tie_effect
+        eff = present(pv.tie_effect, "the tie's effect")
         parts += [And(k == 2, eff.one, x == s), And(k == 2, eff.both, Or(pv.tie[0] == s, pv.tie[1] == s))]
     return Or(parts)
 
 
-def tied(pv: PhaseVars, s: int):
+def tied(pv: PhaseVars, s: int) -> z3.BoolRef:
     """Seat s is one of the day's tied players."""
     return And(pv.vote_kind == 2, Or(pv.tie[0] == s, pv.tie[1] == s))
 
 
-def quorum_at_vote(game: Game, pv: PhaseVars):
+def quorum_at_vote(game: Game, pv: PhaseVars) -> tuple[z3.ArithRef, z3.BoolRef] | None:
     """(the votes the day's quorum asks for, whether no row of it covers the number alive),
     as the state stands at the vote; None without a quorum, or in a game not built with
     `vote_states`. Built only when asked (a query's `vote P with N`)."""
@@ -144,33 +146,35 @@ def quorum_at_vote(game: Game, pv: PhaseVars):
     return needed, quorum_gap(game, quorum, S)
 
 
-def votes_at_vote(game: Game, pv: PhaseVars, S: dict):
+def votes_at_vote(game: Game, pv: PhaseVars, S: SymState) -> z3.ArithRef | None:
     """As interpreter/tally.vote_total: the votes the players alive at the vote cast, one
     each or each his `weight` on the state the day starts in (S); None in a game not built
     with `vote_states`."""
     if pv.vote_state is None:
         return None
-    alive = pv.vote_state["alive"]
-    weight = game.sc.day.weight
+    alive = pv.vote_state.alive
+    weight = present(game.sc.day, "the day").weight
     if weight is None:
         return z3.Sum([z3.If(alive[s], 1, 0) for s in range(game.n)])
     view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
     return z3.Sum([z3.If(alive[s], game.compiler.value(weight, view(s)), 0) for s in range(game.n)])
 
 
-def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
+def tally_legal(game: Game, pv: PhaseVars, S: SymState) -> None:
     """As interpreter/tally.py: the ballots cast for the player voted out (each voter counting
     his `weight`, on the state the day starts in) reach a majority of all the living's votes,
     or the quorum, or (`vote plurality`) at least one; nobody casts a ballot unless somebody
     is voted out."""
-    day = game.sc.day
+    day = present(game.sc.day, "the day")
+    weight = present_expr(day.weight, "the vote's weight")
+    ballots = present(pv.ballots, "the ballots")
     k = pv.vote_kind
     view = lambda s: View(game, S, Events(game.ctx), {"voter": s, "__holes": []})  # noqa: E731
-    w = [game.compiler.value(day.weight, view(s)) for s in range(game.n)]
-    alive = S["alive"]
-    tally = z3.Sum([z3.If(And(pv.ballots[s], alive[s]), w[s], 0) for s in range(game.n)])
+    w = [game.compiler.value(weight, view(s)) for s in range(game.n)]
+    alive = S.alive
+    tally = z3.Sum([z3.If(And(ballots[s], alive[s]), w[s], 0) for s in range(game.n)])
     for s in range(game.n):
-        game.add(Implies(pv.ballots[s], And(k == 1, alive[s])))
+        game.add(Implies(ballots[s], And(k == 1, alive[s])))
     if day.vote == "majority":
         total = z3.Sum([z3.If(alive[s], w[s], 0) for s in range(game.n)])
         game.add(Implies(k == 1, 2 * tally > total))
@@ -182,7 +186,7 @@ def tally_legal(game: Game, pv: PhaseVars, S: dict) -> None:
         game.add(Implies(And(k == 1, Not(gap)), tally >= quorum))
 
 
-def quorum_gap(game: Game, quorum, S: dict):
+def quorum_gap(game: Game, quorum: ast.Expr | None, S: SymState) -> z3.BoolRef:
     """When no row of the quorum table covers the number alive."""
     if not isinstance(quorum, ast.ByTable) or any(case.low is None for case in quorum.cases):
         return game.B(False)

@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 
 import z3
 
-from .. import holes
+from .. import ast, holes
+from ..narrow import present, present_expr
 from ..phases import Phase
 from .phase_vars import NONE, PhaseVars
+from .state import SymState
 from .terms import And, Events, If, Not, Or, View
 from .vote import voted_out
 
@@ -20,7 +22,8 @@ if TYPE_CHECKING:
 
 
 
-def _due_states(game: Game, points, st, phase: Phase, pv: PhaseVars):
+def _due_states(game: Game, points: tuple[str, ...], st: SymState, phase: Phase,
+                pv: PhaseVars) -> list[tuple[z3.BoolRef, SymState]]:
     """As play._due_states: (when, state) pairs a schedule looks at in this phase."""
     out = []
     if "deaths" in points and phase.is_night and pv.checkpoint is not None:
@@ -35,7 +38,7 @@ def _due_states(game: Game, points, st, phase: Phase, pv: PhaseVars):
     return out
 
 
-def _met(game: Game, cond, states, cache: dict):
+def _met(game: Game, cond: ast.Expr, states: list[tuple[z3.BoolRef, SymState]], cache: dict) -> z3.BoolRef:
     """Whether a condition holds at one of the (when, state) check points."""
     parts = []
     for due, state in states:
@@ -48,15 +51,15 @@ def _met(game: Game, cond, states, cache: dict):
     return z3.Or(parts) if parts else game.B(False)
 
 
-def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
+def wins(game: Game, st: SymState, phase: Phase, pv: PhaseVars, S: SymState,
+         t: int) -> tuple[z3.ArithRef, z3.BoolRef]:
     cache: dict = {}
-    holds = {}
-    st["readings"] = dict(st["readings"])
+    holds: dict[str, z3.BoolRef] = {}
     schedules = {game.sc.win_readings(w) for w in game.sc.wins}
     simple = len(schedules) <= 1 and all(len(r) == 1 and "deaths" not in r[0] for r in schedules)
     if simple:
         # One schedule for every win: one `due`, as the encoding always had it.
-        points = next(iter(schedules))[0] if schedules else game.sc.phases.wins_checked
+        points = next(iter(schedules))[0] if schedules else present(game.sc.phases, "the phases").wins_checked
         due = _due_states(game, points, st, phase, pv)[-1][0]
         view = View(game, st, Events(game.ctx), {"__holes": []})
         for win in game.sc.wins:
@@ -66,16 +69,17 @@ def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
         due = game.B(True)  # each win's own check points are in `holds`
     for i, win in enumerate(() if simple else game.sc.wins):
         readings = game.sc.win_readings(win)
-        met = [_met(game, win.cond, _due_states(game, points, st, phase, pv), cache) for points in readings]
+        written = present_expr(win.cond, "a written win's condition")
+        met = [_met(game, written, _due_states(game, points, st, phase, pv), cache) for points in readings]
         if len(readings) == 1:
             won = met[0]
         else:
             # Several readings: the game follows one answer, and keeps the readings that gave it.
-            won = game.bool(f"t{t}_won_{i}")
-            live = [S["readings"][(i, r)] for r in range(len(readings))]
+            won = game.bool_var(f"t{t}_won_{i}")
+            live = [S.readings[(i, r)] for r in range(len(readings))]
             game.add(Or([And(live[r], met[r] == won) for r in range(len(readings))]))
             for r in range(len(readings)):
-                st["readings"][(i, r)] = And(live[r], met[r] == won)
+                st.readings[(i, r)] = And(live[r], met[r] == won)
             yes = Or([And(live[r], met[r]) for r in range(len(readings))])
             no = Or([And(live[r], Not(met[r])) for r in range(len(readings))])
             pv.undefined.append((And(pv.active, yes, no), holes.readings(
@@ -94,7 +98,7 @@ def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
     overlap = game.B(False)
     if not sides:
         _open_wins(game, st, phase, pv, cache, game.I(NONE))
-        return If(pv.active, game.I(NONE), st["winner"]), overlap
+        return If(pv.active, game.I(NONE), st.winner), overlap
     # One side: it wins. Several: a priority that covers them all decides, else overlap.
     pair_overlaps = []
     for i, a in enumerate(sides):
@@ -116,7 +120,7 @@ def wins(game: Game, st, phase: Phase, pv: PhaseVars, S: dict, t: int):
     return winner, overlap
 
 
-def _open_wins(game: Game, st, phase: Phase, pv: PhaseVars, cache: dict, winner) -> None:
+def _open_wins(game: Game, st: SymState, phase: Phase, pv: PhaseVars, cache: dict, winner: z3.ArithRef) -> None:
     """As play._open_wins: a win the rulebook does not write is in question wherever its
     `when` holds at a check point and nobody has won."""
     for win in game.sc.open_wins:
@@ -126,4 +130,4 @@ def _open_wins(game: Game, st, phase: Phase, pv: PhaseVars, cache: dict, winner)
         else:
             asked = _met(game, win.cond, states, cache)
         pv.undefined.append((z3.And(pv.active, winner == NONE, asked), holes.open_win(
-            game.sc.side_by_key[win.side.key].display, win.unspecified, win.side.key)))
+            game.sc.side_by_key[win.side.key].display, present(win.unspecified, "an open win's words"), win.side.key)))
