@@ -89,7 +89,7 @@ def writes(rule: ast.RuleDecl) -> set[tuple[str, str]]:
     return out
 
 
-def _token(x) -> tuple[str, str] | None:
+def _token(x: object) -> tuple[str, str] | None:
     if isinstance(x, ast.Attr):
         return ("attr", x.attr.key)
     if isinstance(x, ast.Call):
@@ -147,7 +147,7 @@ def _own_seat_only(rule: ast.RuleDecl) -> bool:
     return True
 
 
-def _is(x, ref: ast.Ref) -> bool:
+def _is(x: object, ref: ast.Ref) -> bool:
     return isinstance(x, ast.Ref) and x.name.key == ref.name.key
 
 

@@ -23,6 +23,8 @@ end the game.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -39,13 +41,19 @@ from ..encode.induction import (
     windows_of,
 )
 from ..encode.induction import state_terms as state_terms_of
-from ..encode.solver import Limits, ask, make_solver
+from ..encode.solver import Limits, Result, ask, make_solver
 from ..encode.state import SymState
 from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
 from ..errors import SpecError
 from ..findings import Finding, Related
+from ..narrow import present
 from .encoded import Encoded
+
+if TYPE_CHECKING:
+    from ..evaluate import State
+    from ..model import Scenario
+    from ..phases import Phase
 
 ATTEMPTS = 6  # candidate states per encoding searched
 CANDIDATES = 8  # states the proof cannot rule out, searched for before the verdict is inconclusive
@@ -55,7 +63,7 @@ PLAYOUT_CYCLES = 6  # their length, in cycles (a day and a night)
 CLASSES = 12  # groups of states in a candidate invariant
 
 
-def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
+def analyse(scenario: Scenario, encodings: list[Encoded]) -> list[Finding]:
     out = []
     for enc in encodings:
         try:
@@ -66,10 +74,10 @@ def analyse(scenario, encodings: list[Encoded]) -> list[Finding]:
     return out
 
 
-def _composition(scenario, enc: Encoded) -> list[Finding]:
+def _composition(scenario: Scenario, enc: Encoded) -> list[Finding]:
     what = "whether a game can get stuck"
     limits = Limits(enc.options.timeout, enc.options.rlimit)
-    proof, why = progress.prove(scenario, enc.game.seats, limits)
+    proof, why = progress.prove(scenario, enc.prefix.seats, limits)
     if proof is None:
         return [enc.inconclusive(what, f"no proof that every game can end: {why}")]
     excluded: list = []
@@ -114,24 +122,24 @@ def _line_up(enc: Encoded, values: dict) -> list:
     """The game's last state has the candidate's line-up (who is alive, roles, sides) and
     marks (the memories of players): a line-up alone is excluded by the first state of it
     the search finds that can still end."""
-    game = enc.game
+    game = enc.prefix
     return pin(game, game.states[len(game.vars)], values, PATTERN + ("memories_set",))
 
 
-def _who(scenario, enc: Encoded, values: dict) -> str:
+def _who(scenario: Scenario, enc: Encoded, values: dict) -> str:
     from ..moderator_log import Names
-    names = Names(scenario, enc.game.seats)
-    roles = enc.game.ids.roles
-    living = [names.seat(s, [roles[values[("roles", x)]] for x in range(enc.game.n)])
-              for s in range(enc.game.n) if values[("alive", s)]]
+    names = Names(scenario, enc.prefix.seats)
+    roles = enc.prefix.ids.roles
+    living = [names.seat(s, [roles[values[("roles", x)]] for x in range(enc.prefix.n)])
+              for s in range(enc.prefix.n) if values[("alive", s)]]
     return ", ".join(living) if living else "nobody"
 
 
-def _search(scenario, enc: Encoded, extra: list) -> Finding | None:
+def _search(scenario: Scenario, enc: Encoded, extra: list) -> Finding | None:
     """A stuck game within the encoding's bound: Z3 proposes a state at the end of the bound
     (a stuck state reached earlier is still stuck there) that a game the rules decide
     reaches with nobody winning; each that can still end is excluded, up to ATTEMPTS."""
-    game = enc.game
+    game = enc.prefix
     L = len(game.vars)
     final = game.states[L]
     excluded: list = []
@@ -154,20 +162,20 @@ def _search(scenario, enc: Encoded, extra: list) -> Finding | None:
     return None
 
 
-def _state_after(enc: Encoded, result, upto: int):
+def _state_after(enc: Encoded, result: Result, upto: int) -> State | None:
     """The interpreter's state after phases 0..upto of the model's game, replayed (None when
     the replay ends the game or does not come out as one state nobody has won)."""
     from ..crosscheck.witness import extract, replay
-    w = extract(enc.game, result.model, upto=upto, name="candidate")
+    w = extract(enc.prefix, result.model, upto=upto, name="candidate")
     try:
-        answer = replay(enc.game, w)
+        answer = replay(enc.prefix, w)
     except SpecError:
         return None
     open_ = [o for o in answer.outcomes if o.winner is None]
     return open_[0].state if open_ else None
 
 
-def _escapes_by_play(enc: Encoded, start_state, L: int) -> bool:
+def _escapes_by_play(enc: Encoded, start_state: State | None, L: int) -> bool:
     """Whether random games through the interpreter, from the candidate state, reach a win.
     A game that ends is proof enough that the state is not stuck, and playing is far cheaper
     than asking the solver over several phases from a free start (which can give up on a
@@ -175,10 +183,10 @@ def _escapes_by_play(enc: Encoded, start_state, L: int) -> bool:
     from ..crosscheck.differential import random_uses
     from ..interpreter.play import Player
 
-    game, sc = enc.game, enc.sc
+    game, sc = enc.prefix, enc.sc
     if start_state is None:
         return False
-    phases = _interpreter_phases(enc, L + PLAYOUT_CYCLES * len(sc.phases.cycle))
+    phases = _interpreter_phases(enc, L + PLAYOUT_CYCLES * len(present(sc.phases, "the phases").cycle))
     if not _same_phases(phases[:L], game.phases[:L]):
         return False
     player = Player(sc)
@@ -200,13 +208,13 @@ def _escapes_by_play(enc: Encoded, start_state, L: int) -> bool:
     return False
 
 
-def _stuck(enc: Encoded, X: dict, start: int, state=None):
+def _stuck(enc: Encoded, X: dict, start: int, state: State | None = None) -> tuple:
     """("escapes",), ("closed", M, invariant), ("bounded", M) or ("unknown", reason) for the
     state X before phase index `start` (`state`: the same state in the interpreter, if known)."""
     sc = enc.sc
     windows = windows_of(enc)
-    g = generic_from(sc, enc.game.seats, start)
-    period = len(sc.phases.cycle)
+    g = generic_from(sc, enc.prefix.seats, start)
+    period = len(present(sc.phases, "the phases").cycle)
     lead = g - start
     M = lead + 2 * period
     if state is not None and _escapes_from(enc, X, state, start, M):
@@ -231,12 +239,12 @@ def _stuck(enc: Encoded, X: dict, start: int, state=None):
     return ("bounded", M)
 
 
-def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
+def _escapes_from(enc: Encoded, X: dict, state: State, start: int, M: int) -> bool:
     """Whether some choices lead from X to a win within M phases, asked of a game that starts
     from X as constants (folded into every term, far cheaper to build and to solve than the
     free-start window pinned to X). Only a `sat` is taken: the interpreter's state must give
     exactly X, and any other answer leaves the question to the free-start window."""
-    game = enc.game
+    game = enc.prefix
     try:
         const = Game(enc.sc, game.seats, M, start=state, first_phase=start, symmetry=False, built=0)
     except Unsupported:
@@ -248,7 +256,7 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
     # Phase by phase: a win within fewer phases is a win within M, and the later phases,
     # the costly ones to build, are then never built.
     solver = make_solver(const.ctx, Limits(enc.options.timeout, enc.options.rlimit),
-                         finite=enc.game.finite and const.finite)
+                         finite=enc.prefix.finite and const.finite)
     solver.add(const.constraints)
     added = len(const.constraints)
     for _ in range(M):
@@ -264,14 +272,14 @@ def _escapes_from(enc: Encoded, X: dict, state, start: int, M: int) -> bool:
     return False
 
 
-def _interpreter_phases(enc: Encoded, length: int):
+def _interpreter_phases(enc: Encoded, length: int) -> list[Phase]:
     """The game's first `length` phases as the interpreter sequences them."""
     from ..evaluate import initial_state
     from ..phases import sequence
-    return sequence(enc.sc, initial_state(enc.sc, enc.game.seats), length)
+    return sequence(enc.sc, initial_state(enc.sc, enc.prefix.seats), length)
 
 
-def _same_phases(a, b) -> bool:
+def _same_phases(a: Sequence[Phase], b: Sequence[Phase]) -> bool:
     """Whether two phase lists (interpreter's or encoder's) name the same phases."""
     return [(p.kind, p.number) for p in a] == [(p.kind, p.number) for p in b]
 
@@ -290,7 +298,8 @@ def _constant_values(st: SymState) -> dict | None:
     return out
 
 
-def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
+def _closure(enc: Encoded, X: dict, parts: Sequence[str], growing: Sequence[str], game: Game,
+             solver: z3.Solver, base: list, lead: int, g: int, period: int) -> int | str | None:
     """The states reachable from X, grouped by their values on `parts` (uses only grow): a
     closed union of such groups is an inductive invariant in which nobody wins. Grows the
     union from X's group, one question at a time; returns the number of groups, "win" when a
@@ -300,7 +309,7 @@ def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
     keep = {p for p, _ in state_terms_of(game.states[0], parts)}
     classes = [{p: v for p, v in X.items() if p in keep}]
 
-    def inside(gm, st):
+    def inside(gm: Game, st: SymState) -> z3.BoolRef:
         return z3.And(z3.Or([z3.And(pin(gm, st, c, parts)) for c in classes]),
                       *pin(gm, st, X, (), growing))
     for t in range(1, lead + 1):
@@ -325,7 +334,7 @@ def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
                 continue
             if result.status == "unknown":
                 return None
-            if result.model.eval(s1.winner, model_completion=True).as_long() != NONE:
+            if present(result.model, "the model of a sat answer").eval(s1.winner, model_completion=True).as_long() != NONE:
                 return "win"
             classes.append(values_of(result.model, s1, parts))
             if len(classes) > CLASSES:
@@ -334,10 +343,10 @@ def _closure(enc, X, parts, growing, game, solver, base, lead, g, period):
     return len(classes)
 
 
-def _earliest(enc: Encoded, X: dict, L: int, result, verdict):
+def _earliest(enc: Encoded, X: dict, L: int, result: Result, verdict: tuple) -> tuple[int, Result, tuple]:
     """The shortest game that reaches a stuck state with the same players (alive, roles,
     sides): earlier phases are tried first, each stuck state checked again."""
-    game = enc.game
+    game = enc.prefix
     for t in range(L - 1):
         here = game.states[t + 1]
         found = enc.ask([here.winner == NONE, enc.clean_until(t)] + pin(game, here, X, PATTERN))
@@ -350,8 +359,8 @@ def _earliest(enc: Encoded, X: dict, L: int, result, verdict):
     return L - 1, result, verdict
 
 
-def _finding(scenario, enc: Encoded, t: int, result, verdict) -> Finding:
-    game = enc.game
+def _finding(scenario: Scenario, enc: Encoded, t: int, result: Result, verdict: tuple) -> Finding:
+    game = enc.prefix
     w = enc.witness(result, t, "a game nobody can end")
     outcomes = [o for o in (w.answer.outcomes if w.answer else []) if o.winner is None]
     if not outcomes:
@@ -387,7 +396,7 @@ def _finding(scenario, enc: Encoded, t: int, result, verdict) -> Finding:
                    enc.witness_json(w))
 
 
-def _why(scenario, state) -> str:
+def _why(scenario: Scenario, state: State) -> str:
     """What the interpreter can tell about the stuck state: who can be voted, which win
     conditions fail."""
     from ..evaluate import EvalError, Evaluator

@@ -35,7 +35,7 @@ from .phase_vars import PhaseVars
 from .solver import Budget, Limits, Result, ask, make_solver
 from .state import SymState
 from .terms import Events, View
-from .unroll import NONE, Game
+from .unroll import NONE, Game, Prefix
 
 T = TypeVar("T")
 
@@ -60,7 +60,7 @@ def values_of(model: z3.ModelRef, st: SymState, parts: Sequence[str] | None = No
     return out
 
 
-def pin(game: Game, st: SymState, values: dict, parts: Sequence[str] | None = None, growing: Sequence[str] = (),
+def pin(game: Game | Prefix, st: SymState, values: dict, parts: Sequence[str] | None = None, growing: Sequence[str] = (),
         shrinking: Sequence[str] = ()) -> list:
     """st equals the values on `parts`; on `growing`, st is at least the values; on
     `shrinking` (booleans), st is true only where the values are."""
