@@ -104,5 +104,5 @@ def test_the_running_count_refutes_ten_rounds_where_the_phase_facts_alone_need_m
         solver = make_solver(game.ctx, Limits(rlimit=1_800_000), finite=game.finite)
         solver.add(game.constraints)
         solver.add(facts)
-        answers.append(check(solver, game.states[-1]["winner"] == NONE).status)
+        answers.append(check(solver, game.states[-1].winner == NONE).status)
     assert answers == ["unknown", "unsat"]
