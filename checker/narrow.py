@@ -38,7 +38,7 @@ def effect_name(e: ast.Effect) -> ast.Name:
 
 def effect_text(e: ast.Effect) -> str:
     """The words of `announce "…"` and `unspecified "…"`, which the builder keeps as a string
-    (as the interpreter reads them: interpreter/resolution.effect_text)."""
+    (both implementations read them here)."""
     if not isinstance(e.value, ast.Str):
         raise ValueError(f"a `{e.verb}` effect holds its words")
     return e.value.value

@@ -98,13 +98,14 @@ def implied(game: Game | Prefix, windows: Windows, start: int = 0, end: int | No
     that reads `round` other than against numbers has no such phases, and each phase is
     proved on its own."""
     proved = windows.facts
+    end = len(game.vars) if end is None else end
     out = []
-    for t in range(start, len(game.vars) if end is None else end):
+    for t in range(start, end):
         j = _position(game, t)
         if j not in proved:
             proved[j] = proved_facts(windows, j)
         out += [stated(game, t, f) for f in proved[j]]
-    out += running_counts(game, windows, start, len(game.vars) if end is None else end)
+    out += running_counts(game, windows, start, end)
     return [c for c in out if not z3.is_true(c)]
 
 
@@ -121,7 +122,8 @@ def running_counts(game: Game | Prefix, windows: Windows, start: int, end: int) 
     n = game.n
     falls = {Fact("falls", path) for path, _ in state_terms(game.states[0], ("alive",))}
     out = []
-    base, played = 0, list[z3.BoolRef]()
+    base = 0
+    played: list[z3.BoolRef] = []
     for t in range(end):
         facts = set(windows.facts.get(_position(game, t), ()))
         if not falls <= facts:

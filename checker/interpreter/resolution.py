@@ -38,7 +38,7 @@ from .. import holes
 from ..evaluate import Env, EvalError, Evaluator, State, Value
 from ..holes import Hole
 from ..model import Ability, Scenario
-from ..narrow import effect_name, present
+from ..narrow import effect_name, effect_text, present
 from ..phases import Phase, rule_applies_at
 from ..rule_rounds import max_rounds
 from ..vocabulary import SHIELDS, STATE_WRITES, block_rings, flat, in_block_cycles, is_blocking, verbs
@@ -933,13 +933,6 @@ APPLY = {
     "stay": "_stay",
     "draw": "_draw",
 }
-
-
-def effect_text(e: ast.Effect) -> str:
-    """The words of `announce "…"` and `unspecified "…"`, which the builder keeps as a string."""
-    if not isinstance(e.value, ast.Str):
-        raise ValueError(f"a `{e.verb}` effect holds its words")
-    return e.value.value
 
 
 def link_pairs(e: ast.Effect, seat: int, env: Env, actor: int | None) -> list[tuple[int, int, str | None]]:
