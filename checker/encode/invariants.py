@@ -19,7 +19,7 @@ from typing import Any
 
 import z3
 
-from .induction import Windows, alike_from, clean, no_win_holds, prove_absent, win_holds
+from .induction import PROOF_PHASES, Windows, alike_from, clean, no_win_holds, prove_absent, win_holds
 from .phase_vars import NONE
 from .solver import Budget, Limits, ask, make_solver
 from .state import SymState
@@ -232,7 +232,7 @@ def strengthening(enc: Any, budget: Budget | None = None) -> Callable[[], Callab
     return get
 
 
-def proved_never(enc: Any, sid: int, kmax: int = 2) -> tuple[str, int | None, str | None]:
+def proved_never(enc: Any, sid: int, kmax: int = PROOF_PHASES) -> tuple[str, int | None, str | None]:
     """Whether side `sid` can never win in a game the rules decide, of any length, given
     that the bounded search found no such game within the encoding's L phases.
     As induction.prove_absent: ("proved", k, None), ("unknown", None, reason), or why not."""
