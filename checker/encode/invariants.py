@@ -44,6 +44,8 @@ def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
     ("one-holder", a) at most one living player holds a's role;
     ("reading", i) some reading of win i is still followed;
     ("alive", s) seat s is alive;
+    ("undrawn", s) seat s holds no card it has not played;
+    ("role", s, r) seat s holds role r;
     ("unmarked", m, s) seat s is not in memory m;
     ("side", s, r) a seat holding role r has r's side (or one it may choose);
     ("mutual-link", s) a link of seat s that carries an exit is returned by its partner, with
@@ -60,6 +62,10 @@ def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
         return z3.Not(z3.Or([game.compiler.value(w.cond, view) for w in game.sc.open_wins]))
     if lemma[0] == "alive":
         return st.alive[lemma[1]]
+    if lemma[0] == "undrawn":
+        return z3.Not(st.drawn[lemma[1]])
+    if lemma[0] == "role":
+        return st.roles[lemma[1]] == game.ids.roles.index(lemma[2])
     if lemma[0] == "unmarked":
         return z3.Not(st.memories_set[lemma[1]][lemma[2]])
     if lemma[0] == "reading":
@@ -110,6 +116,22 @@ def candidate_lemmas(game: Game) -> list[tuple]:
     return out
 
 
+def step_candidates(game: Game) -> list[tuple]:
+    """The candidates of the invariants the proofs for every length assume (`find`): those of
+    candidate_lemmas, and who keeps his role and who never draws a card. godfather_jack's
+    Beautiful Mind clashes with the life glass only where Jack plays the card, which he never
+    draws: with these, induction rules that out in one phase, where without them the step
+    reached it from a state no game reaches, four rounds deep. (The progress proof keeps
+    candidate_lemmas alone: with these too, its questions on night_of_mafia's twelve
+    players went past the resource limit.)"""
+    out = candidate_lemmas(game)
+    if any(a.is_card for a in game.sc.abilities):
+        out += [("undrawn", s) for s in range(game.n)]
+    roles_of = present(game.roles_of, "the roles a seat can hold")
+    out += [("role", s, r) for s in range(game.n) for r in sorted(roles_of[s])]
+    return out
+
+
 def crowded(game: Game) -> list:
     """The blocking abilities of which the game lets only one player a phase make a use
     (Game.restricted): where at most one living player holds each (a "one-holder" lemma),
@@ -153,7 +175,7 @@ def _houdini(enc: Any, windows: Windows, budget: Budget | None) -> Invariants:
     if g is None or len(real.game.states) <= g:
         return Invariants([], "the game is not encoded up to the phase from which phases are all alike")
     game = real.game
-    todo = candidate_lemmas(game)
+    todo = step_candidates(game)
     given_up: list = []
     budget = budget if budget is not None else Budget(HOUDINI_WORK * enc.options.rlimit)
     # The game's own states, each asked of the phases up to it only (one solver, given the
