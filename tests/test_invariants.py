@@ -18,6 +18,7 @@ from test_hardening import main
 
 ROOT = Path(__file__).parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "invariants" / "unwritten_memory.mafia"
+JACK = ROOT / "specs" / "godfather_jack.mafia"
 
 
 def _encoded(path, bound=3):
@@ -57,7 +58,7 @@ def test_the_check_proves_the_dead_rule_for_every_length():
 def test_every_invariant_holds_in_the_games_of_four_rounds():
     """Soundness: what is assumed is true of every state a game reaches with nobody winning
     (asked of a longer game than the one the invariants were found from)."""
-    for path in (FIXTURE, ROOT / "specs" / "gangster.mafia"):
+    for path in (FIXTURE, ROOT / "specs" / "gangster.mafia", JACK):
         enc = _encoded(path)
         found = invariants.find(enc)
         assert found.failed is None and found.lemmas
@@ -103,3 +104,17 @@ def test_a_witness_past_a_depth_the_solver_gives_up_on(monkeypatch):
     assert code == 1, out + err
     assert "error[MC202]" in out and "MC200" not in out
     assert "up to 3 rounds; a shorter game is not ruled out (a game of 2 rounds: the solver gave up (test))" in out
+
+
+def test_jack_keeps_his_role_and_never_draws_a_card():
+    """The step's candidates beyond the progress proof's (invariants.step_candidates): Jack,
+    whom no conversion reaches and whom the vote never sends out to draw, keeps his role and
+    holds no card; a seat Saul's purchase can reach does not keep its role."""
+    enc = _encoded(JACK)
+    seats = enc.game.seats
+    jack, citizen = seats.index("jack"), seats.index("citizen")
+    found = invariants.find(enc)
+    assert found.failed is None
+    assert ("role", jack, "jack") in found.lemmas and ("undrawn", jack) in found.lemmas
+    assert ("role", citizen, "citizen") not in found.lemmas
+    assert ("role", jack, "jack") not in invariants.candidate_lemmas(enc.game)
