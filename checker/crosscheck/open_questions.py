@@ -127,8 +127,21 @@ def _feed(solver: z3.Solver, game: Game, windows: Windows | None, start: int, en
 
     if end > start:
         solver.add(game.constraints[game.marks[start - 1] if start > 0 else 0:game.marks[end - 1]])
+        solver.add(decided(game, start, end))
     if windows is not None:
         solver.add(implied(game, windows, start, end))
+
+
+def decided(game: Game, start: int, end: int) -> list[z3.BoolRef]:
+    """Phases start..end-1 fully decided by the rules: no undefined outcome, contradiction or
+    overlap. Every open question asks only such games, and a solver holds the phases its
+    questions search and no more, so these go in with the phases (once, not per question:
+    re-stated per question, Z3 rewrote and bit-blasted them again at every check)."""
+    clean: list[z3.BoolRef] = []
+    for pv in game.vars[start:end]:
+        clean += [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
+        clean.append(z3.Not(pv.overlap))
+    return clean
 
 
 def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = LIMITS,
@@ -167,11 +180,6 @@ def _ask(scenario: Scenario, bound: BoundQuery, question: OpenQuestion, game: Ga
         # The next phase's choices are completed from the states this one can lead to.
         states = [st for before in states for st, _ in player.play(before, phase, uses)[0]] or states
     goal = _goal(game, question, bound, length)
-    clean = []
-    for pv in game.vars[:length]:
-        clean += [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
-        clean.append(z3.Not(pv.overlap))
-    solver.add(z3.And(clean))
     assumed = assumptions(game, question, bound, len(given), length)
     solver.add(assumed)
     target = goal if question.mode == "can" else z3.Not(goal)
