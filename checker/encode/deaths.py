@@ -104,7 +104,7 @@ def _decide(p: Pass, rules: list[RuleDecl], fixpoint: bool, static: dict,
                 if e.verb in ("leave", "stay"):
                     for s in range(n):
                         target = game.on(e, view, None, s)
-                        if z3.is_false(target):
+                        if truth(target) is False:
                             continue
                         all_strict.append((e.verb, s, effect_name(e).key if e.verb == "leave" else None,
                                            rule.name.key, over, And(cond, target)))

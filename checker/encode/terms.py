@@ -307,7 +307,7 @@ class Events:
             self.add(key, cond)
 
     def add(self, key: tuple, cond: z3.BoolRef) -> None:
-        if z3.is_false(cond):
+        if truth(cond) is False:  # z3.is_false is several calls deep; this is one
             return
         self.parts.setdefault(key, []).append(cond)
         self.cache.pop(key, None)
