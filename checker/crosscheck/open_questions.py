@@ -123,25 +123,18 @@ class _Shared:
 
 def _feed(solver: z3.Solver, game: Game, windows: Windows | None, start: int, end: int) -> None:
     """Phases start..end-1 of the game (and what comes before its first phase) into the solver."""
+    from ..encode.induction import clean
     from ..encode.lemmas import implied
 
     if end > start:
         solver.add(game.constraints[game.marks[start - 1] if start > 0 else 0:game.marks[end - 1]])
-        solver.add(decided(game, start, end))
+        # Every open question asks only games the rules decide (induction.clean: no undefined
+        # outcome, contradiction or overlap), and a solver holds exactly the phases its
+        # questions search: stated here once, not per question, where Z3 rewrote and
+        # bit-blasted it again at every check.
+        solver.add([c for pv in game.vars[start:end] for c in clean(pv)])
     if windows is not None:
         solver.add(implied(game, windows, start, end))
-
-
-def decided(game: Game, start: int, end: int) -> list[z3.BoolRef]:
-    """Phases start..end-1 fully decided by the rules: no undefined outcome, contradiction or
-    overlap. Every open question asks only such games, and a solver holds the phases its
-    questions search and no more, so these go in with the phases (once, not per question:
-    re-stated per question, Z3 rewrote and bit-blasted them again at every check)."""
-    clean: list[z3.BoolRef] = []
-    for pv in game.vars[start:end]:
-        clean += [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
-        clean.append(z3.Not(pv.overlap))
-    return clean
 
 
 def answer_open(scenario: Scenario, bound: BoundQuery, limits: Limits = LIMITS,
