@@ -270,7 +270,7 @@ def mutual_blocks(p: Pass, perm_index: int, group: list, before: list, shield: l
     seat_acts = [Or([acting[id(u)] for u in users if u.key == s]) for s in seats]
     name = f"t{p.t}_{p.tag}_{perm_index}_{ability.key}"
     pos = _positions(p, seat_acts, in_order)
-    if pos.limited:
+    if pos.limited and pos.beyond is None:
         pv.crowded.append(ability)
     F = game.B(False)
     # by[x][y]: the acting user at seats[x] newly blocks the player at seats[y].
@@ -285,10 +285,20 @@ def mutual_blocks(p: Pass, perm_index: int, group: list, before: list, shield: l
     nobody = And([Not(b) for b in chosen])
     game.add(If(together, Or(_consistent(h, pos.filled, chosen), And(none, nobody)), nobody))
     several = compare_op(">=", count_of(consistent, game.ctx), 2)
-    pv.mutual.append((And(pv.active, in_order, together, none), ability, "none"))
-    pv.mutual.append((And(pv.active, in_order, together, several), ability, "several"))
-    return {id(u): Or([F] + [And(pos.eq[j][seats.index(u.key)], chosen[j]) for j in range(m)])
-            for u in users}
+    drops = {id(u): Or([F] + [And(pos.eq[j][seats.index(u.key)], chosen[j]) for j in range(m)]) for u in users}
+    if pos.beyond is None:
+        pv.mutual.append((And(pv.active, in_order, together, none), ability, "none"))
+        pv.mutual.append((And(pv.active, in_order, together, several), ability, "several"))
+        return drops
+    # More acting users than positions, in a game that may allow more than the rules do
+    # (Game.over_approximate): every subset of them may be dropped, and either hole may or
+    # may not be met. Each outcome of the rules is one of these, so "no game" still holds.
+    beyond = pos.beyond
+    for kind, met in (("none", none), ("several", several)):
+        free = game.bool_var(f"{name}_{kind}_beyond")
+        pv.mutual.append((And(pv.active, in_order, together, If(beyond, free, met)), ability, kind))
+    loose = {s: game.bool_var(f"{name}_drop{s}_beyond") for s in seats}
+    return {id(u): If(beyond, loose[u.key], drops[id(u)]) for u in users}
 
 
 @dataclass(frozen=True)
@@ -296,11 +306,14 @@ class Positions:
     """Where the acting users of a step sit: position j holds the seat of index x (in the
     step's list of seats that could hold the ability) when eq[j][x]; filled[j] when some
     acting user holds position j. `limited` when more users could act than there are
-    positions (the game then lets no more act together: Game.restricted)."""
+    positions (the game then lets no more act together: Game.restricted). `beyond`, in a game
+    that over-approximates (Game.over_approximate), instead of that limit: the condition that
+    more users act than there are positions (mutual_blocks then lets any of them be dropped)."""
 
     eq: tuple
     filled: tuple
     limited: bool
+    beyond: z3.BoolRef | None = None
 
     def between(self, by: list) -> list:
         """h[i][j]: the user at position i newly blocks the one at position j, from by[x][y]
@@ -325,8 +338,11 @@ def _positions(p: Pass, seat_acts: list, in_order: z3.BoolRef) -> Positions:
     before = [count_of(seat_acts[:x], game.ctx) for x in range(k)]
     eq = tuple(tuple(And(seat_acts[x], Eq(before[x], j)) for x in range(k)) for j in range(MAX_READERS))
     acting = count_of(seat_acts, game.ctx)
+    filled = tuple(compare_op(">", acting, j) for j in range(MAX_READERS))
+    if game.over_approximate:
+        return Positions(eq, filled, True, compare_op(">", acting, MAX_READERS))
     game.add(Implies(in_order, compare_op("<=", acting, MAX_READERS)))
-    return Positions(eq, tuple(compare_op(">", acting, j) for j in range(MAX_READERS)), True)
+    return Positions(eq, filled, True)
 
 
 def _consistent(h: list, filled: tuple, bits: list) -> object:

@@ -224,7 +224,9 @@ def wins_checked_always(scenario: Scenario) -> bool:
 
 
 class Windows:
-    """Free-start games of one composition, built once and asked many questions."""
+    """Free-start games of one composition, built once and asked many questions. They may
+    allow more outcomes than the rules (Game.over_approximate), so they are asked only to show
+    that something never happens, or from a state a game of the rules reaches."""
 
     def __init__(self, scenario: Scenario, seats: tuple[str, ...], limits: Limits, settings: dict | None = None):
         self.sc = scenario
@@ -238,7 +240,7 @@ class Windows:
         key = (first, length)
         if key not in self.games:
             game = Game(self.sc, self.seats, length, settings=self.settings, first_phase=first, symmetry=False,
-                        free_start=True)
+                        free_start=True, over_approximate=True)
             solver = make_solver(game.ctx, self.limits, preprocess=True)
             solver.add(game.constraints)
             self.games[key] = (game, solver)

@@ -65,7 +65,8 @@ class Game:
     def __init__(self, scenario: Scenario, seats: tuple[str, ...], length: int,
                  settings: dict | None = None, ctx: z3.Context | None = None,
                  symmetry: bool = True, start: State | None = None, first_phase: int = 0,
-                 free_start: bool = False, built: int | None = None, vote_states: bool = False):
+                 free_start: bool = False, built: int | None = None, vote_states: bool = False,
+                 over_approximate: bool = False):
         # free_start: the first state is any well-formed state (see _well_formed), not the
         # game's start; `start` then only fixes the settings and the phase sequence. For
         # induction proofs (encode/induction.py).
@@ -73,6 +74,11 @@ class Game:
         # (encode.vote.quorum_at_vote). Only on request: terms kept alive that a game does not
         # need change which the solver finds first, so other games stay exactly as they were.
         self.vote_states = vote_states
+        # over_approximate: where the exact encoding leaves some play out (Game.restricted),
+        # allow more outcomes than the rules instead (blocking.mutual_blocks). Only for games
+        # asked to show that something never happens (the induction windows): a "no" of
+        # such a game holds for the rules, a game it finds need not be one.
+        self.over_approximate = over_approximate
         self.sc = scenario
         self.seats = seats
         self.n = len(seats)
