@@ -21,9 +21,9 @@ FIXTURE = ROOT / "tests" / "fixtures" / "invariants" / "unwritten_memory.mafia"
 JACK = ROOT / "specs" / "godfather_jack.mafia"
 
 
-def _encoded(path, bound=3):
+def _encoded(path, bound=3, composition=None):
     sc = load(str(path))
-    comp = next(c for c in sc.compositions if c.total == c.players)
+    comp = next(c for c in sc.compositions if c.total == c.players and composition in (None, c.players))
     return Encoded(sc, comp, Options(bound=bound))
 
 
@@ -118,3 +118,18 @@ def test_jack_keeps_his_role_and_never_draws_a_card():
     assert ("role", jack, "jack") in found.lemmas and ("undrawn", jack) in found.lemmas
     assert ("role", citizen, "citizen") not in found.lemmas
     assert ("role", jack, "jack") not in invariants.candidate_lemmas(enc.game)
+
+
+def test_games_the_rules_decide_keep_every_reading_of_a_win():
+    """night_of_mafia's wins are checked "after night, day or after deaths, day". In a game
+    with a hole a win's readings can part; in one the rules decide they never do, and only
+    its proofs may assume so (find's `clean`). With that, two sides winning at once with the
+    ten players is ruled out for every length: the step's counterexample followed one
+    reading for the town and the other for the mafia."""
+    from mafiacheck.analyses import win_overlap
+
+    enc = _encoded(ROOT / "specs" / "night_of_mafia.mafia", composition=10)
+    decided = {lm for lm in invariants.find(enc, clean=True).lemmas if lm[0] == "all-readings"}
+    assert decided == {("all-readings", i) for i in range(4)}
+    assert prove_absent(enc, win_overlap._event, invariants=invariants.strengthening(enc, clean=False))[0] == STEP
+    assert prove_absent(enc, win_overlap._event, invariants=invariants.strengthening(enc))[:2] == ("proved", 1)

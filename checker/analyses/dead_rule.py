@@ -104,7 +104,7 @@ def _proof(encodings: list[Encoded], key: Event) -> str:
     for enc in encodings:
         try:
             status, k, why = prove_absent(enc, event, what="it", clean_before=False,
-                                          invariants=strengthening(enc))
+                                          invariants=strengthening(enc, clean=False))
         except Unsupported as exc:
             return f"; no proof for every length (the induction step does not support {exc})"
         if status == "unknown":
