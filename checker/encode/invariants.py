@@ -24,7 +24,8 @@ stated and 7.7M with none).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import z3
@@ -120,7 +121,7 @@ def candidate_lemmas(game: Game) -> list[tuple]:
     out: list[tuple] = [("no-win",), ("no-win-unless-overlap",)] if game.sc.wins else []
     out += [("no-open-win",)] if game.sc.open_wins else []
     out += [("one-holder", a.key) for a in crowded(game)]
-    out += [("reading", i) for i in sorted({i for i, _ in game.states[0].readings})]
+    out += [("reading", i) for i in _read_wins(game)]
     out += [("alive", s) for s in range(game.n)]  # a player no rule can remove
     out += [("unmarked", m, s) for m in sorted(game.states[0].memories_set) for s in range(game.n)]
     for s in range(game.n):
@@ -128,6 +129,11 @@ def candidate_lemmas(game: Game) -> list[tuple]:
     if game.links_carry_exits:
         out += [("mutual-link", s) for s in range(game.n)] + [("linked-same-side", s) for s in range(game.n)]
     return out
+
+
+def _read_wins(game: Game) -> list[int]:
+    """The wins (by index) checked at several moments, each with readings to follow."""
+    return sorted({i for i, _ in game.states[0].readings})
 
 
 def step_candidates(game: Game, decided: bool = False) -> list[tuple]:
@@ -141,7 +147,7 @@ def step_candidates(game: Game, decided: bool = False) -> list[tuple]:
     the rules decide (find's `clean`), which add that a win's readings never part."""
     out = candidate_lemmas(game)
     if decided:
-        out += [("all-readings", i) for i in sorted({i for i, _ in game.states[0].readings})]
+        out += [("all-readings", i) for i in _read_wins(game)]
     if any(a.is_card for a in game.sc.abilities):
         out += [("undrawn", s) for s in range(game.n)]
     roles_of = present(game.roles_of, "the roles a seat can hold")
@@ -223,19 +229,28 @@ def _houdini(enc: Any, windows: Windows, budget: Budget | None, clean_games: boo
             assumed += [lemma_term(lm, game, before) for lm in todo]
             # The window's solver is shared: the phase decided is stated in a scope of its
             # own, once for all of this step's questions (not with each of them).
-            solver.push()
-            if clean_games:
-                solver.add(*unparted(game.vars[0]))
-            try:
+            with _stating(solver, unparted(game.vars[0]) if clean_games else []):
                 kept, unsettled = keep_holding(solver, todo, game, after, assumed, budget)
-            finally:
-                solver.pop()
             given_up += unsettled
             changed = changed or len(kept) < len(todo)
             todo = kept
     if budget.exhausted:
         return Invariants([], "the search for invariants spent its budget of solver work")
     return Invariants(todo, given_up=given_up)
+
+
+@contextlib.contextmanager
+def _stating(solver: z3.Solver, facts: list) -> Iterator[None]:
+    """The facts added to the solver while inside, in a scope of their own (none: no scope)."""
+    if not facts:
+        yield
+        return
+    solver.push()
+    solver.add(*facts)
+    try:
+        yield
+    finally:
+        solver.pop()
 
 
 def unparted(pv: PhaseVars) -> list:
