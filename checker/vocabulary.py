@@ -132,7 +132,24 @@ def calls(tree: object, name: str) -> bool:
 
 def refers_to(tree: object, name: str) -> bool:
     """Whether the tree names `name` (a binding such as `targets`, a setting, a memory)."""
-    return any(isinstance(x, ast.Ref) and x.name.key == name for x in nodes(tree))
+    return name in _names(tree)
+
+
+# id(tree) -> (the tree, the names it refers to): the encoder asks of the same trees for
+# every candidate use and phase. The tree is kept so that its id is not reused.
+_NAMES: dict[int, tuple[object, frozenset[str]]] = {}
+_NAMES_KEPT = 20_000
+
+
+def _names(tree: object) -> frozenset[str]:
+    hit = _NAMES.get(id(tree))
+    if hit is not None and hit[0] is tree:
+        return hit[1]
+    names = frozenset(x.name.key for x in nodes(tree) if isinstance(x, ast.Ref))
+    if len(_NAMES) >= _NAMES_KEPT:  # a long editor session reads many versions of a spec
+        _NAMES.clear()
+    _NAMES[id(tree)] = (tree, names)
+    return names
 
 
 def has_table(tree: object) -> bool:

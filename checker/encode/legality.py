@@ -201,7 +201,12 @@ def _some_use_legal(game: Game, u: Use, actor: z3.ArithRef | int | None, pv: Pha
     base = _shadow(game, u, actor, (), 0, ())
     who: list = []
     _who_and_when(game, base, pv, S, phase, u, who)
-    memo: dict = {}
+    # The uses of one ability in a phase (one per seat that may hold it) read the same
+    # state: what a candidate's conditions make of it is shared, but for what reads the actor.
+    state, memo = pv.candidate_memo.get(a.key, (None, {}))
+    if state is not S:
+        memo = {}
+        pv.candidate_memo[a.key] = (S, memo)
     options = []
     for count in counts:
         for targets in itertools.combinations(range(game.n), count):
@@ -238,11 +243,14 @@ def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: SymState, p
     a = shadow.ability
     c = game.compiler
     env = present(shadow.env, "a candidate's environment")
+    actor = env["actor"]
+    who = actor if isinstance(actor, int) else actor.get_id()
     gaps: list = []
     view = View(game, S, _choice_events(game, pv), {**env, "__holes": gaps})
     conds: list = []
     if a.target_count is not None:
-        key: tuple = ("count", len(targets), values, targets if _reads_targets(a.target_count) else None)
+        key: tuple = ("count", len(targets), values, targets if _reads_targets(a.target_count) else None,
+                      who if _reads_actor(a.target_count) else None)
         if key not in memo:
             need = c.value(a.target_count, view)
             gap = Or(gaps) if gaps else game.B(False)
@@ -253,12 +261,13 @@ def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: SymState, p
         if a.target_filter is not None:
             alone = not refers_to(a.target_filter, "targets")
             for t in targets:
-                key = ("filter", t, values) if alone else ("filter", t, values, targets)
+                key = ("filter", t, values, None if alone else targets,
+                       who if _reads_actor(a.target_filter) else None)
                 if key not in memo:
                     memo[key] = c.value(a.target_filter, view.with_env(target=game.I(t)))
                 conds.append(memo[key])
     for i, cond in enumerate(a.conditions):
-        key = ("when", i, values, targets if _reads_targets(cond) else None)
+        key = ("when", i, values, targets if _reads_targets(cond) else None, who if _reads_actor(cond) else None)
         if key not in memo:
             memo[key] = c.value(cond, view)
         conds.append(memo[key])
@@ -268,6 +277,10 @@ def _candidate_conditions(game: Game, shadow: Use, pv: PhaseVars, S: SymState, p
 
 def _reads_targets(tree: object) -> bool:
     return refers_to(tree, "targets") or refers_to(tree, "target")
+
+
+def _reads_actor(tree: object) -> bool:
+    return refers_to(tree, "actor")
 
 
 def _choice_values(game: Game, c: ast.Choice) -> list[int]:

@@ -79,6 +79,8 @@ class PhaseVars:
     # phase, in whichever resolution it first applies: Resolver.fire_rules, Resolver.commit)
     rules_fired: dict = field(default_factory=dict)
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
+    # ability -> (the state read, what its candidate uses' conditions make of it: legality.py)
+    candidate_memo: dict = field(default_factory=dict)
     # the state at the day's vote, where a query's `vote P with N` is held against the
     # quorum (encode.vote.quorum_at_vote)
     vote_state: SymState | None = None
