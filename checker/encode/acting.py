@@ -112,8 +112,9 @@ def _effect(p: Pass, u: Use, e: ast.Effect | ast.AfterEffect, g: z3.BoolRef, vie
             game.compiler.value(e.value, game.compiler.under(view, e.value, g).with_env(__texts=True))
         return
     F = game.B(False)
+    targets = game.seats_on(e, view, u, g)
     for s in range(p.n):
-        on = And(g, game.on(e, view, u, s, g))
+        on = And(g, targets[s])
         if v == "kill":
             kind = effect_name(e).key
             p.intents.attacks.append((kind, a.key, s, on))

@@ -155,8 +155,9 @@ def _one_order(p: Pass, result: Blocking, perm_index: int, perm: tuple, by_abili
                 if e.verb == "win":  # a declaration, not an effect on a player
                     pv.declare(effect_name(e).key, And(eff, guard, in_order))
                     continue
+                targets = game.seats_on(e, view, u)
                 for s in range(p.n):
-                    on = And(eff, guard, game.on(e, view, u, s))
+                    on = And(eff, guard, targets[s])
                     if e.verb == "unspecified":
                         if s == 0:
                             pv.undefined.append((And(pv.active, eff, guard, in_order), holes.unspecified(
@@ -216,9 +217,9 @@ def _fire(p: Pass, rules: list[ast.RuleDecl], blocked: list, shield: list, evs: 
             if e.verb == "win":
                 p.pv.declare(effect_name(e).key, And(in_order, now))
                 continue
+            targets = game.seats_on(e, view, None)
             for s in range(p.n):
-                target = game.on(e, view, None, s)
-                blocking_effect(e, And(now, target), s, blocked, shield, evs, cancelled)
+                blocking_effect(e, And(now, targets[s]), s, blocked, shield, evs, cancelled)
 
     settle(p, rules, fired, read, act, in_order, hits=False)
 
@@ -369,7 +370,8 @@ def _newly_blocked(p: Pass, u: Use, seats: list, acting: z3.BoolRef, before: lis
     for x, guard in game.guarded(u.ability.effects, view):
         e = plain_effect(x)
         if e.verb in ("block", "unblock", "protect"):
+            targets = game.seats_on(e, view, u)
             for s in seats:
-                on = And(acting, guard, game.on(e, view, u, s))
+                on = And(acting, guard, targets[s])
                 blocking_effect(e, on, s, alone, guard_shield, Events(game.ctx))
     return {s: And(alone[s], Not(before[s])) for s in seats}

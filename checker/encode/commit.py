@@ -18,7 +18,7 @@ from .phase_vars import NONE, Use
 from .passes import Pass
 from .rule_pass import settle
 from .state import SymState
-from .terms import And, Eq, If, Not, Or, Unsupported, View, compare_op
+from .terms import And, Eq, If, Not, Or, Unsupported, View, compare_op, truth
 
 if TYPE_CHECKING:
     from .unroll import Game
@@ -46,8 +46,9 @@ def commit(p: Pass, leave: list, kind_of: list, rule_hits: list) -> SymState:
         pv.rules_fired[key] = Or(before, applies)
         for x, guard in game.guarded(others, view2):
             e = plain_effect(x)  # exit rules have no `after` (Game._check_supported)
+            targets = game.seats_on(e, view2, None, guard)
             for s in range(n):
-                on = And(cond2, guard, game.on(e, view2, None, s, guard))
+                on = And(cond2, guard, targets[s])
                 if e.verb == "inquire":
                     p.event(("inquire", s), on)
                 elif e.verb == "win":
@@ -97,7 +98,7 @@ def _late_rules(p: Pass, st: SymState) -> None:
                 continue
             if e.verb != "inquire" and e.verb not in STATE_WRITES and e.verb != "draw":
                 raise Unsupported(f"the effect `{e.verb}` in a rule that acts after the deaths", e.span)
-            seats = [And(on, game.on(e, view, None, s, guard)) for s in range(p.n)]
+            seats = [And(on, x) for x in game.seats_on(e, view, None, guard)]
             for s in range(p.n):
                 if e.verb == "inquire":  # the later rules, and the later rounds, see it
                     p.event(("inquire", s), seats[s])
@@ -155,6 +156,10 @@ def _exit_triggers(p: Pass, st: SymState, S: SymState, leave: list, kind_of: lis
 def write(game: Game, st: SymState, e: ast.Effect, s: int, cond: z3.BoolRef, view: View,
           source: Ability | ast.RuleDecl | None, u: Use | None) -> None:
     """A change of state on seat s, under cond (as Resolver.apply_to for the state writes)."""
+    if truth(cond) is False:
+        # Nothing to change, and nothing to build: a rule `for p, g` acts on every seat for
+        # each of its n * n bindings, and all but one seat of each are false at once.
+        return
     v = e.verb
     ids = game.ids
     if v == "convert":
@@ -239,7 +244,7 @@ def link_changes(game: Game, e: ast.Effect, s: int, cond: z3.BoolRef, view: View
         if isinstance(actor, int):
             return [(actor, cond, game.I(s), kind)]
         return [(q, And(cond, actor == q), game.I(s), kind) for q in range(game.n)]
-    members = [game.on(e, view, u, t) for t in range(game.n)]
+    members = game.seats_on(e, view, u)
     order = list(range(s + 1, game.n)) + list(range(s))
     to = game.I(NONE)
     for t in reversed(order):

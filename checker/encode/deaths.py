@@ -102,8 +102,9 @@ def _decide(p: Pass, rules: list[RuleDecl], fixpoint: bool, static: dict,
             over = tuple(nm.key for nm in rule.overrides)
             for e in flat(rule.then):
                 if e.verb in ("leave", "stay"):
+                    targets = game.seats_on(e, view, None)
                     for s in range(n):
-                        target = game.on(e, view, None, s)
+                        target = targets[s]
                         if truth(target) is False:
                             continue
                         all_strict.append((e.verb, s, effect_name(e).key if e.verb == "leave" else None,

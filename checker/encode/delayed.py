@@ -64,8 +64,9 @@ def fall_due(p: Pass, due: Sequence[tuple]) -> None:
             if x.verb == "unspecified":
                 pv.undefined.append((g, holes.unspecified(shown, effect_text(x), owner_key(a))))
                 continue
+            targets = game.seats_on(x, view, None)
             for s in range(p.n):
-                on = And(g, game.on(x, view, None, s))
+                on = And(g, targets[s])
                 if x.verb == "kill":
                     p.intents.attacks.append((effect_name(x).key, a.key, s, on))
                     p.event(("kill", s, effect_name(x).key), on)

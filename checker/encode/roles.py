@@ -140,14 +140,21 @@ def _effects(game: Game, effects: Sequence[ast.AnyEffect], view: View, cond: z3.
     for e, guard in _guarded(game, effects, view, cond):
         if e.verb != "convert":
             continue
-        role = effect_name(e).key
+        yield guard, effect_name(e).key, _seat_reader(game, e, view, u)
 
-        def on(s: int, e: ast.Effect = e) -> z3.BoolRef:
+
+def _seat_reader(game: Game, e: ast.Effect, view: View, u: Use | None) -> Callable[[int], z3.BoolRef]:
+    """Whether seat s is one a conversion applies to: its `on` read once, on first use."""
+    seats: list[z3.BoolRef] = []
+
+    def on(s: int) -> z3.BoolRef:
+        if not seats:
             try:
-                return game.on(e, view, u, s)
+                seats.extend(game.seats_on(e, view, u))
             except Unsupported:
-                return game.B(True)
-        yield guard, role, on
+                seats.extend([game.B(True)] * game.n)
+        return seats[s]
+    return on
 
 
 def _guarded(game: Game, effects: Sequence[ast.AnyEffect], view: View,

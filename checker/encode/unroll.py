@@ -711,16 +711,20 @@ class Game:
     def on(self, e: ast.Effect, view: View, u: Use | None, s: int, guard: z3.BoolRef | None = None) -> z3.BoolRef:
         """Whether seat s is one the effect applies to (`guard`: where the effect is read,
         for the holes of a table in its `on`)."""
+        return self.seats_on(e, view, u, guard)[s]
+
+    def seats_on(self, e: ast.Effect, view: View, u: Use | None, guard: z3.BoolRef | None = None) -> list:
+        """Per seat, whether it is one the effect applies to (`on`, read once for every seat)."""
         if e.on is None:
             targets = view.env.get("targets")
             if targets is not None:
-                return targets.member[s]
+                return list(targets.member)
             target = view.env.get("target")
-            return Eq(target, s) if target is not None else self.B(False)
+            return [Eq(target, s) if target is not None else self.B(False) for s in range(self.n)]
         if guard is not None:
             view = self.compiler.under(view, e.on, guard)
         value = self.compiler.value(e.on, view)
-        return self.compiler.seats_of(value).member[s]
+        return list(self.compiler.seats_of(value).member)
 
     def delayed_index(self, effects: Sequence[ast.AnyEffect], e: ast.AfterEffect) -> int:
         """The number of a delayed effect among those of its owner (its countdown slot)."""
