@@ -70,6 +70,7 @@ class Depths:
     built: dict[int, "Encoded"] = field(default_factory=dict)
     holders_clear: dict[int, int] = field(default_factory=dict)
     verdicts: list["Verdict"] = field(default_factory=list)  # the questions answered no, in order
+    clean: dict[int, Any] = field(default_factory=dict)  # phase -> Encoded.clean_until's term
     proof_work: "Budget | None" = None  # what the proofs for every length may still spend
     further_work: "Budget | None" = None  # what the searches past the default depth may still spend
 
@@ -363,8 +364,14 @@ class Encoded:
         witness the rules decide from start to end. (True for t < 0: no phase yet.)"""
         from ..encode.induction import clean
 
-        parts = [c for pv in self.prefix.vars[: max(t + 1, 0)] for c in clean(pv)]
-        return z3.And(parts) if parts else self.B(True)
+        # Asked before nearly every goal, of the phases every depth's prefix of the game
+        # shares: made once a phase for them all.
+        t = min(max(t, -1), len(self.prefix.vars) - 1)
+        made = self.depths.clean
+        if t not in made:
+            parts = [c for pv in self.prefix.vars[: t + 1] for c in clean(pv)]
+            made[t] = z3.And(parts) if parts else self.B(True)
+        return made[t]
 
     @property
     def fast(self) -> z3.Solver:

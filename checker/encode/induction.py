@@ -34,7 +34,7 @@ from ..vocabulary import refers_to
 from .phase_vars import PhaseVars
 from .solver import Budget, Limits, Result, ask, make_solver
 from .state import SymState
-from .terms import Events, View
+from .terms import Events, View, negation
 from .unroll import NONE, Game, Prefix
 
 T = TypeVar("T")
@@ -192,10 +192,16 @@ def generic_from(scenario: Scenario, seats: tuple[str, ...], index: int, rounds:
 
 
 def clean(pv: PhaseVars) -> list:
-    parts = [z3.Not(c) for c, _ in pv.undefined] + [z3.Not(c) for c, *_ in pv.contradictions]
-    if pv.overlap is not None:
-        parts.append(z3.Not(pv.overlap))
-    return parts
+    """The phase leaves nothing to the moderator: none of its holes, contradictions or win
+    overlap occurs. Every question and proof asks it of the phases before its goal, so the
+    terms are made once a phase (and again only if the phase got more since)."""
+    key = (len(pv.undefined), len(pv.contradictions), pv.overlap is not None)
+    if pv.clean_memo is None or pv.clean_memo[0] != key:
+        conds = [c for c, _ in pv.undefined] + [c for c, *_ in pv.contradictions]
+        if pv.overlap is not None:
+            conds.append(pv.overlap)
+        pv.clean_memo = (key, [negation(c) if isinstance(c, z3.BoolRef) else z3.Not(c) for c in conds])
+    return list(pv.clean_memo[1])
 
 
 def win_holds(game: Game, st: SymState) -> dict:

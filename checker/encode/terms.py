@@ -110,7 +110,56 @@ def Not(x: z3.BoolRef) -> z3.BoolRef:
     v = truth(x)
     if v is not None:
         return _bool(not v, x.ctx)
-    return z3.Not(x)
+    return negation(x)
+
+
+# The term z3.Not / z3.If / == / z3.Sum would make, straight from the C API: z3's Python
+# constructors check and coerce their arguments' sorts on every call, which was about a third
+# of the time spent building a game. Only for operands of the sorts the encoder uses (Bool,
+# Int), the coercions of which are none; anything else goes through z3.
+
+
+def negation(x: z3.BoolRef) -> z3.BoolRef:
+    """not x, unfolded (z3.Not)."""
+    return z3.BoolRef(z3.Z3_mk_not(x.ctx_ref(), x.as_ast()), x.ctx)
+
+
+def _ite(c: Any, a: Any, b: Any) -> Any:
+    if isinstance(c, z3.BoolRef):
+        if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
+            return z3.BoolRef(z3.Z3_mk_ite(c.ctx_ref(), c.as_ast(), a.as_ast(), b.as_ast()), c.ctx)
+        if isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef):
+            return z3.ArithRef(z3.Z3_mk_ite(c.ctx_ref(), c.as_ast(), a.as_ast(), b.as_ast()), c.ctx)
+    return z3.If(c, a, b)
+
+
+def _eq(a: Any, b: Any) -> Any:
+    """a == b as z3's operator makes it: an int operand becomes a numeral of the other's
+    context, and the operands come in the order Python's `==` gives them to z3."""
+    if (isinstance(a, int) and not isinstance(a, bool) and isinstance(b, z3.ArithRef)) or \
+            (type(a) is not type(b) and isinstance(b, type(a))):
+        # Python asks the right operand first when its type is the left's subclass (a
+        # numeral, IntNumRef, on the right of an ArithRef), so the term is made swapped.
+        a, b = b, a
+    if isinstance(a, z3.ArithRef):
+        if isinstance(b, int) and not isinstance(b, bool):
+            b = z3.IntVal(b, a.ctx)
+        if isinstance(b, z3.ArithRef):
+            return z3.BoolRef(z3.Z3_mk_eq(a.ctx_ref(), a.as_ast(), b.as_ast()), a.ctx)
+    elif isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
+        return z3.BoolRef(z3.Z3_mk_eq(a.ctx_ref(), a.as_ast(), b.as_ast()), a.ctx)
+    return a == b
+
+
+def _add(terms: list) -> z3.ArithRef:
+    """z3.Sum of two or more integer terms."""
+    if not all(isinstance(t, z3.ArithRef) for t in terms):
+        return z3.Sum(terms)
+    ctx = terms[0].ctx
+    array = (z3.Ast * len(terms))()
+    for i, t in enumerate(terms):
+        array[i] = t.as_ast()
+    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(terms), array), ctx)
 
 
 def Implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
@@ -123,7 +172,7 @@ def Implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
     if vb is True:
         return b
     if vb is False:
-        return z3.Not(a)
+        return negation(a)
     return z3.Implies(a, b)
 
 
@@ -135,7 +184,7 @@ def If(c: z3.BoolRef, a: Any, b: Any) -> Any:
         return b
     if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
         return a
-    return z3.If(c, a, b)
+    return _ite(c, a, b)
 
 
 # Terms with a small known set of values (a free start's role of a seat: see
@@ -166,7 +215,7 @@ def Eq(a: Any, b: Any, ctx: z3.Context | None = None) -> z3.BoolRef:
                 return hit[1].get(k, _bool(False, other.ctx))
     if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b):
         return _bool(True, a.ctx)
-    return a == b
+    return _eq(a, b)
 
 
 def Ne(a: Any, b: Any, ctx: z3.Context | None = None) -> z3.BoolRef:
@@ -194,7 +243,7 @@ def Sum(terms: Sequence[Any], ctx: z3.Context | None = None) -> z3.ArithRef:
         return z3.IntVal(total, ctx if ctx is not None else _ctx_of(terms))
     if total:
         rest.append(z3.IntVal(total, rest[0].ctx))
-    return rest[0] if len(rest) == 1 else z3.Sum(rest)
+    return rest[0] if len(rest) == 1 else _add(rest)
 
 
 def count_of(conds: Iterable[Any], ctx: z3.Context) -> z3.ArithRef:
@@ -206,12 +255,12 @@ def count_of(conds: Iterable[Any], ctx: z3.Context) -> z3.ArithRef:
         if v is True:
             total += 1
         elif v is None:
-            rest.append(z3.If(c, one, zero))
+            rest.append(_ite(c, one, zero))
     if not rest:
         return z3.IntVal(total, ctx)
     if total:
         rest.append(z3.IntVal(total, ctx))
-    return rest[0] if len(rest) == 1 else z3.Sum(rest)
+    return rest[0] if len(rest) == 1 else _add(rest)
 
 
 def compare_op(op: str, left: Any, right: Any, ctx: z3.Context | None = None) -> z3.BoolRef:
