@@ -100,10 +100,15 @@ def Or(*args: Any) -> z3.BoolRef:
 def _nary(make: Callable[..., z3.BoolRef], args: list) -> z3.BoolRef:
     """z3.And / z3.Or over boolean terms of one context, without z3's per-argument coercion."""
     ctx = args[0].ctx
+    return z3.BoolRef(make(ctx.ref(), len(args), _ast_array(args)), ctx)
+
+
+def _ast_array(args: Sequence[z3.ExprRef]) -> Any:
+    """The terms as the C array z3's n-ary constructors take."""
     array = (z3.Ast * len(args))()
     for i, a in enumerate(args):
         array[i] = a.as_ast()
-    return z3.BoolRef(make(ctx.ref(), len(args), array), ctx)
+    return array
 
 
 def Not(x: z3.BoolRef) -> z3.BoolRef:
@@ -156,10 +161,7 @@ def _add(terms: list) -> z3.ArithRef:
     if not all(isinstance(t, z3.ArithRef) for t in terms):
         return z3.Sum(terms)
     ctx = terms[0].ctx
-    array = (z3.Ast * len(terms))()
-    for i, t in enumerate(terms):
-        array[i] = t.as_ast()
-    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(terms), array), ctx)
+    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(terms), _ast_array(terms)), ctx)
 
 
 def Implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
