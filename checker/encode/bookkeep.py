@@ -33,10 +33,11 @@ def bookkeep(game: Game, pv: PhaseVars, S: SymState, cur: SymState, phase: Phase
         if mode == "free":  # a use a block took away does not count
             used = Or([And(u.acts, Not(u.blocked if u.blocked is not None else F)) for u in mine])
         st.uses[key] = If(used, cur.uses[key] + 1, cur.uses[key])
-        self_hit = Or([And(u.acts, game.env_of(u)["targets"].contains(u.actor),
-                                 Not(u.blocked) if mode == "free" and u.blocked is not None else game.B(True))
-                          for u in mine if u.targets and u.actor is not None] or [F])
-        st.self_uses[key] = If(self_hit, cur.self_uses[key] + 1, cur.self_uses[key])
+        if key in st.self_uses:
+            self_hit = Or([And(u.acts, game.env_of(u)["targets"].contains(u.actor),
+                                     Not(u.blocked) if mode == "free" and u.blocked is not None else game.B(True))
+                              for u in mine if u.targets and u.actor is not None] or [F])
+            st.self_uses[key] = If(self_hit, cur.self_uses[key] + 1, cur.self_uses[key])
         if mode == "open":
             taken = Or([u.blocked for u in mine if u.blocked is not None] or [F])
             st.uses_open[key] = If(taken, cur.uses_open[key] + 1, cur.uses_open[key])

@@ -83,8 +83,10 @@ class SymState:
     memories_one: dict[str, z3.ArithRef] = _rank(10)  # `player` memory -> seat, or NONE
     memories_int: dict[str, z3.ArithRef] = _rank(11)  # `int` memory -> value
     uses: dict[tuple[str, int], z3.ArithRef] = _rank(12)  # (ability, actor) -> uses so far
-    self_uses: dict[tuple[str, int], z3.ArithRef] = _rank(13)  # (ability, actor) -> uses on oneself
-    # (ability, actor, phase kind) -> per seat, named by the last use in that kind's phase
+    # (ability, actor) -> uses on oneself; only of abilities with a `limit … on self`
+    self_uses: dict[tuple[str, int], z3.ArithRef] = _rank(13)
+    # (ability, actor, phase kind) -> per seat, named by the last use in that kind's phase;
+    # only of abilities with a `limit no repeat`
     last_targets: dict[tuple[str, int, str], list[z3.BoolRef]] = _rank(22)
     pending: dict[tuple[str, int, str], z3.BoolRef] = _rank(14)  # (ability, seat, phase kind) -> triggered
     # (ability, actor) and ("self", ability, actor) -> blocked uses not known to count

@@ -280,13 +280,19 @@ class Game:
         # given (Resolver._convert sets it to its initial value only the first time).
         st.counter_given.update({(s, c): self.bool_var(f"{p}given_{c}_{s}") for s, c in self.counter_gifts()})
         for a in sc.abilities:
+            # Uses on oneself and the last targets are read by `limit … on self` and `limit no
+            # repeat` alone: an ability without one keeps neither (on the anchors' Gangster
+            # core they were half of a night's terms, and every one a variable per seat).
+            on_self = any(lim.on_self for lim in a.limits)
+            no_repeat = any(lim.kind == "no_repeat" for lim in a.limits)
             for key in self.actor_keys(a):
                 st.uses[(a.key, key)] = self.int_var(f"{p}uses_{a.key}_{key}")
-                st.self_uses[(a.key, key)] = self.int_var(f"{p}selfuses_{a.key}_{key}")
+                if on_self:
+                    st.self_uses[(a.key, key)] = self.int_var(f"{p}selfuses_{a.key}_{key}")
                 if a.blocked_uses == "open":
                     st.uses_open[(a.key, key)] = self.int_var(f"{p}usesopen_{a.key}_{key}")
                     st.uses_open[("self", a.key, key)] = self.int_var(f"{p}selfopen_{a.key}_{key}")
-                for kind in sorted({r.phase.key for r in a.phases}):
+                for kind in sorted({r.phase.key for r in a.phases}) if no_repeat else ():
                     st.last_targets[(a.key, key, kind)] = [self.bool_var(f"{p}last_{a.key}_{key}_{kind}_{s}")
                                                            for s in range(n)]
             for trig in a.triggers:
@@ -822,7 +828,9 @@ class Game:
             self.add(And(var >= NONE, var < n))
         for (a_key, k), var in st.uses.items():
             self.add(var >= 0)
-            self.add(And(st.self_uses[(a_key, k)] >= 0, st.self_uses[(a_key, k)] <= var))
+            mine = st.self_uses.get((a_key, k))
+            if mine is not None:
+                self.add(And(mine >= 0, mine <= var))
             a = self.sc.ability_by_key[a_key]
             caps = per_game_caps(a.limits)
             if caps:
