@@ -13,6 +13,7 @@ import z3
 from .. import registry
 from ..crosscheck.witness import Witness, evidence, extract, model_of, replay
 from ..encode.blocking import MAX_READERS
+from ..encode.horizon import Horizon
 from ..encode.solver import Budget, Limits, Result, ask, check, make_solver, sparing, spent
 from ..encode.terms import Unsupported
 from ..encode.unroll import Game, Prefix
@@ -122,6 +123,7 @@ class Encoded:
             from ..evaluate import initial_state
             from ..phases import start_phases
             opening = len(start_phases(scenario, initial_state(scenario, composition.seats())))
+            self.opening = opening
             self.length = opening + 2 * options.bound
             if full is None:
                 full = Game(scenario, composition.seats(), self.length)
@@ -157,6 +159,23 @@ class Encoded:
         if self.game is None:
             raise ValueError(f"{self.where} is not encoded: {self.error}")
         return self.game
+
+    def horizon(self) -> Horizon:
+        """How long the composition's games nobody has won can last (encode/horizon.py),
+        worked out once for every depth and analysis; unknown where the encoding lacks a
+        construct the free-start windows need."""
+        from ..encode.horizon import horizon
+        from ..encode.induction import windows_of
+
+        holder: Any = getattr(self, "full", self)  # the composition's one game, as windows_of
+        kept = getattr(holder, "_horizon", None)
+        if kept is None:
+            try:
+                kept = horizon(windows_of(self), self.opening)
+            except Unsupported as exc:
+                kept = Horizon(None, None, f"the free-start encoding does not support {exc}")
+            holder._horizon = kept
+        return kept
 
     @property
     def depth_limit(self) -> int:
@@ -509,7 +528,7 @@ class Encoded:
         rounds = found.depth
         return found.enc.inconclusive(
             what, f"no game of up to {rounds} round{'s' if rounds != 1 else ''} shows it, and a "
-                  f"longer one was not searched ({found.gave_up})", span)
+                  f"longer one was not searched ({found.gave_up}); {found.enc.horizon().text}", span)
 
     def settle(self, found: Search, what: str) -> Verdict:
         """The verdict on a question no game up to the search's depth answers: for every
@@ -522,14 +541,18 @@ class Encoded:
 
         def within(why: str | None) -> Verdict:
             detail = searched if why is None else f"{searched}; not proved for longer games: {why}"
-            return Verdict(what, enc.composition, found.depth, False, detail)
-        if found.event is None:
-            return within(None)
-        status, k, why = found.proof or self.prove(found)
+            return Verdict(what, enc.composition, found.depth, False, f"{detail}; {enc.horizon().text}")
+        status, k, why = (found.proof or self.prove(found)) if found.event is not None else ("open", None, None)
         if status == "proved":
             return Verdict(what, enc.composition, found.depth, True,
                            f"{searched}, and induction over {k} phase{'s' if k != 1 else ''} rules out "
                            "every longer game")
+        reach = enc.horizon()
+        if reach.rounds is not None and found.depth >= reach.rounds:
+            # The search went as far as any game goes: a proof for every length too.
+            return Verdict(what, enc.composition, found.depth, True, f"{searched}, and {reach.text}")
+        if found.event is None:
+            return within(None)
         return within(f"the solver gave up on the induction step ({why})" if status == "unknown" else why)
 
     def prove(self, found: Search) -> tuple[str, int | None, str | None]:

@@ -106,7 +106,7 @@ def _composition(scenario: Scenario, enc: Encoded) -> list[Finding]:
     return [enc.inconclusive(what, f"no proof that every game can end: from states the proof cannot rule "
                                    f"out (such as {who} alive), no choices make progress within a cycle, "
                                    f"and no game within {searched} rounds reaches a "
-                                   "stuck state")]
+                                   f"stuck state; {enc.horizon().text}")]
 
 
 def _deeper(enc: Encoded) -> list:
