@@ -11,7 +11,7 @@ from mafiacheck.analyses.encoded import Encoded, Options
 from mafiacheck.encode import invariants
 from mafiacheck.encode.induction import STEP, prove_absent
 from mafiacheck.encode.phase_vars import NONE
-from mafiacheck.encode.solver import Result, ask
+from mafiacheck.encode.solver import Limits, Result, ask, make_solver
 from mafiacheck.pipeline import load
 
 from test_hardening import main
@@ -84,15 +84,32 @@ def _giving_up_at(monkeypatch, bound):
     monkeypatch.setattr(Encoded, "first", first)
 
 
-def test_a_depth_the_solver_gives_up_on_with_no_witness_past_it_stays_inconclusive(monkeypatch):
-    # No game of tiny.mafia has two sides win at once: the game one round longer shows none,
-    # so the round the solver gave up on is reported, with the depth searched (never a pass).
+def test_a_depth_the_solver_gives_up_on_is_passed_by_induction_from_the_depth_searched(monkeypatch):
+    # No game of tiny.mafia has two sides win at once: the solver gives up one round past
+    # the depth searched, and no game one round longer shows it, but induction from that
+    # depth needs no longer game: the verdict holds for every length, and says where the
+    # search stopped.
     _giving_up_at(monkeypatch, 2)
+    code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
+                          "--select", "win-overlap", "--show-verdicts")
+    assert code == 0, out + err
+    assert "whether two sides can win at once: no (composition 4, default settings; no game of up to 1 " \
+           "round shows it, and induction over 1 phase from there rules out every longer game (the " \
+           "search stopped there: a game of 2 rounds: the solver gave up (test)))" in out
+
+
+def test_a_depth_the_solver_gives_up_on_with_no_proof_and_no_witness_past_it_stays_inconclusive(monkeypatch):
+    # As above, with the induction step failing: the round the solver gave up on is reported,
+    # with the depth searched and why no proof (never a pass).
+    from mafiacheck.encode import induction
+
+    _giving_up_at(monkeypatch, 2)
+    monkeypatch.setattr(induction, "prove_absent", lambda *a, **k: (STEP, None, "a state the test allows"))
     code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
                           "--select", "win-overlap")
     assert code == cli.EXIT_INCONCLUSIVE, out + err
     assert "no game of up to 1 round shows it, and a longer one was not searched (a game of 2 rounds: " \
-           "the solver gave up (test))" in out
+           "the solver gave up (test)); not proved for longer games: a state the test allows; its horizon is" in out
 
 
 def test_a_witness_past_a_depth_the_solver_gives_up_on(monkeypatch):
@@ -133,3 +150,29 @@ def test_games_the_rules_decide_keep_every_reading_of_a_win():
     assert decided == {("all-readings", i) for i in range(4)}
     assert prove_absent(enc, win_overlap._event, invariants=invariants.strengthening(enc, clean=False))[0] == STEP
     assert prove_absent(enc, win_overlap._event, invariants=invariants.strengthening(enc))[:2] == ("proved", 1)
+
+
+def test_one_living_matador_is_proved_where_face_off_can_pass_the_role():
+    """godfather_nostradamus's Face Off gives the drawer's role to its target a day later,
+    so "at most one living Matador" does not hold across a phase from any state that keeps
+    the other invariants (a free state has the Matador alive with his own Face Off pending).
+    It does from those where at most one player may still use or pass the role on
+    (`one-holder-unless`: alive, holding an unplayed card, out but returnable, or with a
+    converting effect pending) and the drawers of the card night are out (`left-if-in`),
+    proved with the other invariants assumed; and each holds in every state of the game's
+    first two rounds."""
+    enc = _encoded(ROOT / "specs" / "godfather_nostradamus.mafia")
+    found = invariants.find(enc, clean=True)
+    assert found.failed is None
+    assert ("one-holder", "matador_block") in found.lemmas
+    assert ("one-holder-unless", "matador_block", "unreturnable") in found.lemmas
+    seat = enc.game.seats.index("matador")
+    assert ("left-if-in", "card_night", seat) in found.lemmas
+    new = [lm for lm in found.lemmas if lm[0] in ("one-holder", "one-holder-unless", "left-if-in")]
+    shorter = enc.at_bound(2)
+    game = shorter.game
+    solver = make_solver(game.ctx, Limits(rlimit=20 * Limits().rlimit), finite=game.finite)
+    solver.add(shorter.constraints)
+    for st in game.states:
+        terms = [invariants.lemma_term(lm, game, st) for lm in new]
+        assert ask(solver, st.winner == NONE, z3.Or([z3.Not(x) for x in terms])).status == "unsat"

@@ -296,9 +296,7 @@ class Encoded:
         """A question no game up to found's depth answers and the solver gave up on one
         round longer: shown by a game one round longer still, which is often far easier to
         find than a proof that there is none (the witness then says that a shorter game is
-        not ruled out); else unanswered. (Induction from found's depth was tried here too:
-        on the bundled specs it never closed, and on the largest its free-start windows cost
-        half a minute.)"""
+        not ruled out); else unanswered, which tries induction from found's depth."""
         # Only a witness is looked for, so what the longer encoding leaves out is no matter.
         deeper = longer.built(longer.options.bound + 1)
         if deeper.error is None:
@@ -525,10 +523,21 @@ class Encoded:
         if found.gave_up is None:
             self.depths.verdicts.append(self.settle(found, what))
             return None
-        rounds = found.depth
+        rounds = f"{found.depth} round{'s' if found.depth != 1 else ''}"
+        # The depth searched is a base case like any: induction from it needs no longer game.
+        status, k, why = self.prove(found) if found.event is not None else ("open", None, None)
+        if status == "proved":
+            self.depths.verdicts.append(Verdict(
+                what, found.enc.composition, found.depth, True,
+                f"no game of up to {rounds} shows it, and induction over {k} phase{'s' if k != 1 else ''} "
+                f"from there rules out every longer game (the search stopped there: {found.gave_up})"))
+            return None
+        if status == "unknown":
+            why = f"the solver gave up on the induction step ({why})"
+        unproved = f"; not proved for longer games: {why}" if why else ""
         return found.enc.inconclusive(
-            what, f"no game of up to {rounds} round{'s' if rounds != 1 else ''} shows it, and a "
-                  f"longer one was not searched ({found.gave_up}); {found.enc.horizon().text}", span)
+            what, f"no game of up to {rounds} shows it, and a longer one was not searched "
+                  f"({found.gave_up}){unproved}; {found.enc.horizon().text}", span)
 
     def settle(self, found: Search, what: str) -> Verdict:
         """The verdict on a question no game up to the search's depth answers: for every
@@ -570,7 +579,10 @@ class Encoded:
         if budget.exhausted:
             return "open", None, "the proofs of this composition spent their budget of solver work"
         try:
-            return prove_absent(found.enc, found.event, what="it", invariants=strengthening(found.enc, budget),
+            # The invariants are the composition's, found once within a budget of their own
+            # (invariants.HOUDINI_WORK): charged to the proofs' budget, finding them on
+            # godfather_nostradamus spent it all before any step was asked.
+            return prove_absent(found.enc, found.event, what="it", invariants=strengthening(found.enc),
                                 budget=budget)
         except Unsupported as exc:
             return "open", None, f"the induction step does not support {exc}"

@@ -35,10 +35,11 @@ from .phase_vars import NONE, PhaseVars
 from .solver import Budget, Limits, ask, make_solver
 from .state import SymState
 from .terms import Events, View, count_of
+from .delayed import owner_key
 from .unroll import Game
 from .. import holes
 from ..narrow import actor_roles, present
-from ..vocabulary import sides_set
+from ..vocabulary import sides_set, verbs
 
 
 # Solver work the search for a composition's invariants may spend, in questions' resource
@@ -54,6 +55,12 @@ def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
         leaves the game going);
     ("no-open-win",) no condition of a win the rulebook leaves open holds;
     ("one-holder", a) at most one living player holds a's role;
+    ("one-holder-unless", a, m) at most one player holds a's role and may still use or pass
+        it on: alive, holding a card he has not played, gone but not in memory m (so that he
+        may come back), or the actor of a pending `after` effect that converts (a Face Off
+        the Matador plays gives his role to its target a day later; Constantine returns the
+        dead, except those `unreturnable` holds);
+    ("left-if-in", m, s) seat s is out while memory m holds it;
     ("reading", i) some reading of win i is still followed;
     ("all-readings", i) every reading of win i is still followed (in games the rules decide);
     ("alive", s) seat s is alive;
@@ -97,11 +104,19 @@ def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
         kind, partner = present(st.link_kinds, "the links' kinds")[s], st.links[s]
         same = [z3.And(partner == t, st.sides[t] == st.sides[s]) for t in range(game.n) if t != s]
         return z3.Implies(kind != none, z3.Or(same) if same else z3.BoolVal(False, ctx))
+    if lemma[0] == "left-if-in":
+        return z3.Implies(st.memories_set[lemma[1]][lemma[2]], z3.Not(st.alive[lemma[2]]))
+    if lemma[0] == "one-holder-unless":
+        holds = _holding(game, st, lemma[1])
+        kept = st.memories_set[lemma[2]]
+        may = [z3.And(holds[s], z3.Or(st.alive[s], z3.Not(kept[s]), st.drawn[s])) for s in range(game.n)]
+        converting = _converting_slots(game)
+        passing = [z3.And(holds[key], count > 0) for (owner, index, key), count in sorted(st.delayed_counts.items())
+                   if isinstance(key, int) and key != NONE and (owner, index) in converting]
+        return count_of(may + passing, ctx) <= 1
     if lemma[0] == "one-holder":
-        ability = game.sc.ability_by_key[lemma[1]]
-        wanted = [game.ids.roles.index(r.key) for r in actor_roles(present(ability.actor, "a held ability's actor"))]
-        holders = [z3.And(st.alive[s], z3.Or([st.roles[s] == r for r in wanted])) for s in range(game.n)]
-        return count_of(holders, ctx) <= 1
+        holds = _holding(game, st, lemma[1])
+        return count_of([z3.And(st.alive[s], holds[s]) for s in range(game.n)], ctx) <= 1
     _, s, r = lemma
     role = game.sc.role_by_key[r]
     sides = [role.side] if role.side is not None else list(role.side_choices)
@@ -112,6 +127,30 @@ def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
     ids = game.ids
     return z3.Implies(st.roles[s] == ids.roles.index(r),
                       z3.Or([st.sides[s] == ids.value("side", x) for x in sides]))
+
+
+def _holding(game: Game, st: SymState, ability_key: str) -> list:
+    """Per seat: whether it holds one of the roles that make the ability's actor."""
+    ability = game.sc.ability_by_key[ability_key]
+    wanted = [game.ids.roles.index(r.key) for r in actor_roles(present(ability.actor, "a held ability's actor"))]
+    return [z3.Or([st.roles[s] == r for r in wanted]) for s in range(game.n)]
+
+
+def _converting_slots(game: Game) -> set:
+    """The (owner, index) of every `after` effect whose body converts someone."""
+    return {(owner_key(owner), index) for owner, index, _, e in game.delay_slots() if "convert" in verbs(e.body)}
+
+
+def holder_candidates(game: Game) -> list[tuple]:
+    """Where a blocking ability the encoding follows for one user a phase is not proved to
+    have one living holder: what could make it so, to be proved given the invariants found
+    (find): one holder among those who may still hold the role or pass it on, for each
+    memory that may keep the dead from coming back, and who is out while in a memory."""
+    memories = sorted(game.states[0].memories_set)
+    out: list[tuple] = [("one-holder", a.key) for a in crowded(game)]
+    out += [("one-holder-unless", a.key, m) for a in crowded(game) for m in memories]
+    out += [("left-if-in", m, s) for m in memories for s in range(game.n)]
+    return out
 
 
 def candidate_lemmas(game: Game) -> list[tuple]:
@@ -189,20 +228,30 @@ def find(enc: Any, budget: Budget | None = None, clean: bool = False) -> Invaria
     if kept is None:
         kept = holder._invariants = {}
     if clean not in kept:
-        found = _houdini(enc, windows_of(enc), budget, clean)
+        windows = windows_of(enc)
+        found = _houdini(enc, windows, budget, clean)
         if budget is not None and found.failed is not None:
             return found  # a caller's smaller budget: another may still find them with its own
+        if found.failed is None and any(("one-holder", a.key) not in found.lemmas for a in crowded(enc.game)):
+            more = _houdini(enc, windows, budget, clean, holder_candidates(enc.game), found.lemmas)
+            if more.failed is None:
+                found = Invariants(found.lemmas + [lm for lm in more.lemmas if lm not in found.lemmas],
+                                   given_up=found.given_up + more.given_up)
         kept[clean] = found
     return kept[clean]
 
 
-def _houdini(enc: Any, windows: Windows, budget: Budget | None, clean_games: bool = False) -> Invariants:
+def _houdini(enc: Any, windows: Windows, budget: Budget | None, clean_games: bool = False,
+             candidates: list | None = None, proved: list | None = None) -> Invariants:
+    """Houdini's loop over `candidates` (step_candidates by default), each step assuming
+    also the invariants already `proved` (inductive on their own, so the union of both is)."""
     g = alike_from(enc.sc, enc.game.seats)
     real = enc.deepest()
     if g is None or len(real.game.states) <= g:
         return Invariants([], "the game is not encoded up to the phase from which phases are all alike")
     game = real.game
-    todo = step_candidates(game, decided=clean_games)
+    todo = step_candidates(game, decided=clean_games) if candidates is None else list(candidates)
+    proved = proved or []
     given_up: list = []
     budget = budget if budget is not None else Budget(HOUDINI_WORK * enc.options.rlimit)
     # The game's own states, each asked of the phases up to it only (one solver, given the
@@ -226,7 +275,7 @@ def _houdini(enc: Any, windows: Windows, budget: Budget | None, clean_games: boo
             game, solver = windows.get(j, 1)
             before, after = game.states[0], game.states[1]
             assumed = [before.winner == NONE, after.winner == NONE]
-            assumed += [lemma_term(lm, game, before) for lm in todo]
+            assumed += [lemma_term(lm, game, before) for lm in proved + todo]
             # The window's solver is shared: the phase decided is stated in a scope of its
             # own, once for all of this step's questions (not with each of them).
             with _stating(solver, unparted(game.vars[0]) if clean_games else []):
