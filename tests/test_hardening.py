@@ -624,12 +624,15 @@ def test_fifo_as_configuration_or_baseline_is_refused(tmp_path, option):
 def test_a_search_that_stops_short_of_its_depth_is_not_a_pass(monkeypatch, tmp_path):
     """A question no one-round game answers is asked of longer games; when a longer game
     cannot be asked (here: as if the solver gave up on it), silence would claim more than was
-    searched. It is an inconclusive finding that names the depth reached (exit 3)."""
+    searched. Where induction from the depth reached does not close either, it is an
+    inconclusive finding that names the depth reached (exit 3)."""
     from mafiacheck.analyses.encoded import Encoded
+    from mafiacheck.encode import induction
 
     def short(self, bound):
         return "a game of 2 rounds: the solver gave up (test)" if bound > 1 else self
     monkeypatch.setattr(Encoded, "at_bound", short)
+    monkeypatch.setattr(induction, "prove_absent", lambda *a, **k: (induction.STEP, None, "a state the test allows"))
     code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
                           "--select", "win-overlap")
     assert code == cli.EXIT_INCONCLUSIVE, out + err
