@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from . import __version__, baseline, config, limits, registry
+from .children import die_with_parent
 from .errors import Diagnostic, SpecError
 from .loader import STDIN, collect_paths, read_stdin
 from .pipeline import ANALYSES, FileResult, analyse_part, check_file, finish, merge, parts_of
@@ -228,7 +229,7 @@ def _check_all(paths: list[str], plan: CheckPlan, progress: TextIO | None = None
     else:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
             remote = _say_progress if progress is not None else None
             # A job per spec and group of analyses (pipeline.PARTS: the stalemate proof runs
             # beside the rest), the largest specs first (size stands for cost: the workers
@@ -279,10 +280,12 @@ def _wants_progress(args: argparse.Namespace, err: TextIO) -> bool:
         return False
 
 
-def _ignore_interrupts() -> None:
+def _worker_start(check: int) -> None:
     # In a worker: Ctrl-C reaches the whole process group, and the parent alone decides
     # (it stops the workers); a worker left to raise KeyboardInterrupt prints a traceback.
+    # A check killed outright cannot stop them: the kernel does (children.die_with_parent).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(check)
 
 
 def run_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -490,6 +493,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         out = _utf8(sys.stdout)
     if err is None:
         err = _utf8(sys.stderr)
+    die_with_parent()  # a server's child: gone with the server (children.PARENT_ENV)
     try:
         args = build_parser().parse_args(argv)
     except UsageError as exc:

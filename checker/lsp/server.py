@@ -22,7 +22,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..children import OWN_GROUP, kill_group
+from ..children import OWN_GROUP, child_env, kill_group
 from ..errors import SpecError
 from . import document as D
 from .positions import Lines
@@ -155,7 +155,7 @@ class MafiaServer(LanguageServer):
             sys.executable, "-m", "mafiacheck", "check", path, "--format", "json",
             *os.environ.get("MAFIACHECK_LSP_CHECK_ARGS", "").split(),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            cwd=os.path.dirname(path) or None, start_new_session=OWN_GROUP)
+            cwd=os.path.dirname(path) or None, start_new_session=OWN_GROUP, env=child_env())
         self.runs[uri] = proc
         if self.generation.get(uri, 0) != generation:
             self.cancel_solver(uri)  # changed while the run was starting

@@ -32,7 +32,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from ..children import OWN_GROUP, kill_group
+from ..children import OWN_GROUP, child_env, kill_group
 
 if TYPE_CHECKING:
     from ..model import Ability
@@ -127,7 +127,7 @@ class Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from mafiacheck.serve.worker import main; main()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, encoding="utf-8", bufsize=1, start_new_session=OWN_GROUP)
+            text=True, encoding="utf-8", bufsize=1, start_new_session=OWN_GROUP, env=child_env())
         self.ready = False
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

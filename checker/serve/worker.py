@@ -17,6 +17,8 @@ import os
 import sys
 import tempfile
 
+from ..children import die_with_parent
+
 
 def query_file_text(query: str) -> str:
     """The query as a file: a bare list of phases is wrapped in `query inline { … }`, as
@@ -67,6 +69,7 @@ def errors(spec_path: str, query: str, text: str) -> dict:
 
 
 def main() -> None:
+    die_with_parent()  # gone with the server, even one killed outright
     # Warm up: what a first question would otherwise wait for.
     from .. import cli, queries  # noqa: F401
     from ..crosscheck import open_questions  # noqa: F401
