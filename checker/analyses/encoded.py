@@ -13,7 +13,7 @@ import z3
 from .. import registry
 from ..crosscheck.witness import Witness, evidence, extract, model_of, replay
 from ..encode.blocking import MAX_READERS
-from ..encode.horizon import Horizon
+from ..encode.horizon import Horizon, horizon as horizon_of
 from ..encode.solver import Budget, Limits, Result, ask, check, make_solver, sparing, spent
 from ..encode.terms import Unsupported
 from ..encode.unroll import Game, Prefix
@@ -164,14 +164,13 @@ class Encoded:
         """How long the composition's games nobody has won can last (encode/horizon.py),
         worked out once for every depth and analysis; unknown where the encoding lacks a
         construct the free-start windows need."""
-        from ..encode.horizon import horizon
         from ..encode.induction import windows_of
 
         holder: Any = getattr(self, "full", self)  # the composition's one game, as windows_of
         kept = getattr(holder, "_horizon", None)
         if kept is None:
             try:
-                kept = horizon(windows_of(self), self.opening)
+                kept = horizon_of(windows_of(self), self.opening)
             except Unsupported as exc:
                 kept = Horizon(None, None, f"the free-start encoding does not support {exc}")
             holder._horizon = kept
@@ -523,21 +522,20 @@ class Encoded:
         if found.gave_up is None:
             self.depths.verdicts.append(self.settle(found, what))
             return None
-        rounds = f"{found.depth} round{'s' if found.depth != 1 else ''}"
+        searched = _searched(found.depth)
         # The depth searched is a base case like any: induction from it needs no longer game.
         status, k, why = self.prove(found) if found.event is not None else ("open", None, None)
         if status == "proved":
             self.depths.verdicts.append(Verdict(
                 what, found.enc.composition, found.depth, True,
-                f"no game of up to {rounds} shows it, and induction over {k} phase{'s' if k != 1 else ''} "
-                f"from there rules out every longer game (the search stopped there: {found.gave_up})"))
+                f"{searched}, and {_by_induction(k)} from there rules out every longer game "
+                f"(the search stopped there: {found.gave_up})"))
             return None
-        if status == "unknown":
-            why = f"the solver gave up on the induction step ({why})"
+        why = _unproved(status, why)
         unproved = f"; not proved for longer games: {why}" if why else ""
         return found.enc.inconclusive(
-            what, f"no game of up to {rounds} shows it, and a longer one was not searched "
-                  f"({found.gave_up}){unproved}; {found.enc.horizon().text}", span)
+            what, f"{searched}, and a longer one was not searched ({found.gave_up}){unproved}; "
+                  f"{found.enc.horizon().text}", span)
 
     def settle(self, found: Search, what: str) -> Verdict:
         """The verdict on a question no game up to the search's depth answers: for every
@@ -545,8 +543,7 @@ class Encoded:
         rules out the event in longer games too, else within the depth, saying why not
         longer (`prove`, unless `further` tried it at this depth already)."""
         enc = found.enc
-        rounds = f"{found.depth} round{'s' if found.depth != 1 else ''}"
-        searched = f"no game of up to {rounds} shows it"
+        searched = _searched(found.depth)
 
         def within(why: str | None) -> Verdict:
             detail = searched if why is None else f"{searched}; not proved for longer games: {why}"
@@ -554,15 +551,14 @@ class Encoded:
         status, k, why = (found.proof or self.prove(found)) if found.event is not None else ("open", None, None)
         if status == "proved":
             return Verdict(what, enc.composition, found.depth, True,
-                           f"{searched}, and induction over {k} phase{'s' if k != 1 else ''} rules out "
-                           "every longer game")
+                           f"{searched}, and {_by_induction(k)} rules out every longer game")
         reach = enc.horizon()
         if reach.rounds is not None and found.depth >= reach.rounds:
             # The search went as far as any game goes: a proof for every length too.
             return Verdict(what, enc.composition, found.depth, True, f"{searched}, and {reach.text}")
         if found.event is None:
             return within(None)
-        return within(f"the solver gave up on the induction step ({why})" if status == "unknown" else why)
+        return within(_unproved(status, why))
 
     def prove(self, found: Search) -> tuple[str, int | None, str | None]:
         """k-induction (encode/induction.py, with the composition's invariants) from found's
@@ -619,6 +615,19 @@ class Window:
     def __init__(self, game: Game):
         self.game = game
         self.error = None
+
+
+def _searched(depth: int) -> str:
+    return f"no game of up to {depth} round{'s' if depth != 1 else ''} shows it"
+
+
+def _by_induction(k: int | None) -> str:
+    return f"induction over {k} phase{'s' if k != 1 else ''}"
+
+
+def _unproved(status: str, why: str | None) -> str | None:
+    """Why no proof for every length, as a verdict says it."""
+    return f"the solver gave up on the induction step ({why})" if status == "unknown" else why
 
 
 def _flat(goal: object) -> list:

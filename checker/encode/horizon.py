@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..narrow import present
-from .induction import Windows, alike_from, alike_phase, state_terms
-from .lemmas import Fact, proved_facts
+from .induction import Windows, alike_from, alike_phase
+from .lemmas import Fact, phase_facts, stays_out
 
 
 @dataclass(frozen=True)
@@ -47,15 +47,9 @@ def horizon(windows: Windows, opening: int) -> Horizon:
     if g is None:
         return Horizon(None, None, "the spec reads `round` other than against numbers, so no two of "
                                    "its phases are known to be alike")
-    cycle = present(sc.phases, "the phases").cycle
-    period = len(cycle)
-    facts = {}
-    for j in range(g, g + period):
-        if j not in windows.facts:
-            windows.facts[j] = proved_facts(windows, j)
-        facts[j] = set(windows.facts[j])
-    game, _ = windows.get(g, 1)
-    falls = {Fact("falls", path) for path, _ in state_terms(game.states[0], ("alive",))}
+    period = len(present(sc.phases, "the phases").cycle)
+    facts = {j: set(phase_facts(windows, j)) for j in range(g, g + period)}
+    falls = stays_out(windows.get(g, 1)[0].states[0])
     back = [j for j in facts if not falls <= facts[j]]
     if back:
         return Horizon(None, None, f"a player who has left is not proved to stay out in every {_kind(windows, back[0])}")

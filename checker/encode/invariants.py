@@ -35,11 +35,10 @@ from .phase_vars import NONE, PhaseVars
 from .solver import Budget, Limits, ask, make_solver
 from .state import SymState
 from .terms import Events, View, count_of
-from .delayed import owner_key
 from .unroll import Game
 from .. import holes
 from ..narrow import actor_roles, present
-from ..vocabulary import sides_set, verbs
+from ..vocabulary import sides_set
 
 
 # Solver work the search for a composition's invariants may spend, in questions' resource
@@ -110,7 +109,7 @@ def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
         holds = _holding(game, st, lemma[1])
         kept = st.memories_set[lemma[2]]
         may = [z3.And(holds[s], z3.Or(st.alive[s], z3.Not(kept[s]), st.drawn[s])) for s in range(game.n)]
-        converting = _converting_slots(game)
+        converting = game.converting_delays()
         passing = [z3.And(holds[key], count > 0) for (owner, index, key), count in sorted(st.delayed_counts.items())
                    if isinstance(key, int) and key != NONE and (owner, index) in converting]
         return count_of(may + passing, ctx) <= 1
@@ -134,11 +133,6 @@ def _holding(game: Game, st: SymState, ability_key: str) -> list:
     ability = game.sc.ability_by_key[ability_key]
     wanted = [game.ids.roles.index(r.key) for r in actor_roles(present(ability.actor, "a held ability's actor"))]
     return [z3.Or([st.roles[s] == r for r in wanted]) for s in range(game.n)]
-
-
-def _converting_slots(game: Game) -> set:
-    """The (owner, index) of every `after` effect whose body converts someone."""
-    return {(owner_key(owner), index) for owner, index, _, e in game.delay_slots() if "convert" in verbs(e.body)}
 
 
 def holder_candidates(game: Game) -> list[tuple]:

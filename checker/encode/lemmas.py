@@ -48,6 +48,19 @@ def candidates(st: SymState) -> list[Fact]:
     return [Fact("removes")] + [Fact("falls", path) for path, _ in state_terms(st, ("alive",))]
 
 
+def stays_out(st: SymState) -> set[Fact]:
+    """The candidates that say, per seat, that a player who has left stays out."""
+    return set(candidates(st)[1:])
+
+
+def phase_facts(windows: Windows, j: int) -> list[Fact]:
+    """The facts proved for phase j (a position as `implied` numbers them), proved once and
+    kept on `windows`."""
+    if j not in windows.facts:
+        windows.facts[j] = proved_facts(windows, j)
+    return windows.facts[j]
+
+
 def stated(game: Game | Prefix, t: int, fact: Fact) -> z3.BoolRef:
     """The fact about phase t of `game` (an unrolled game or a free-start window)."""
     before, after = game.states[t], game.states[t + 1]
@@ -97,14 +110,10 @@ def implied(game: Game | Prefix, windows: Windows, start: int = 0, end: int | No
     so its facts are proved once per position in the cycle (and kept on `windows`); a spec
     that reads `round` other than against numbers has no such phases, and each phase is
     proved on its own."""
-    proved = windows.facts
     end = len(game.vars) if end is None else end
     out = []
     for t in range(start, end):
-        j = _position(game, t)
-        if j not in proved:
-            proved[j] = proved_facts(windows, j)
-        out += [stated(game, t, f) for f in proved[j]]
+        out += [stated(game, t, f) for f in phase_facts(windows, _position(game, t))]
     out += running_counts(game, windows, start, end)
     return [c for c in out if not z3.is_true(c)]
 
@@ -120,7 +129,7 @@ def running_counts(game: Game | Prefix, windows: Windows, start: int, end: int) 
     question, which on the anchors' core costs thousands of conflicts for a game of eight
     rounds nobody has won, where one sum per state leaves a count to compare."""
     n = game.n
-    falls = {Fact("falls", path) for path, _ in state_terms(game.states[0], ("alive",))}
+    falls = stays_out(game.states[0])
     out = []
     base = 0
     played: list[z3.BoolRef] = []

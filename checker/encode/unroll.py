@@ -26,6 +26,7 @@ from ..vocabulary import (
     flat,
     is_blocking,
     refers_to,
+    verbs,
 )
 from . import bookkeep, legality, wins
 from .acting import acting_stage
@@ -445,6 +446,13 @@ class Game:
                         slots.append((rule, index, combo, e))
             self._slots = slots
         return self._slots
+
+    def converting_delays(self) -> frozenset[tuple[str, int]]:
+        """The (owner, index) of every `after` effect whose body converts someone."""
+        if not hasattr(self, "_converting"):
+            self._converting = frozenset((owner_key(owner), index) for owner, index, _, e in self.delay_slots()
+                                         if "convert" in verbs(e.body))
+        return self._converting
 
     def _slot_of(self, body: tuple[ast.AnyEffect, ...], env: dict, source: str) -> DelayKey:
         """The countdown slot of a pending `after …` effect carried in a starting state."""
