@@ -266,6 +266,10 @@ class _Builder(Transformer):
         fallback = any(isinstance(c, _Tagged) and c.tag == "then_any" for c in children)
         return self._clause(meta, children, "leader", strings=("then any",) if fallback else ())
 
+    def team_except_field(self, meta: Meta, children: list[Any]) -> ast.Clause:
+        # `except p where COND`: the member the condition names is out of the team this phase.
+        return self._clause(meta, children, "except")
+
     def leader_fallback(self, meta: Meta, children: list[Any]) -> _Tagged:
         return _Tagged("then_any", True)
 

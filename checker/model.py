@@ -92,6 +92,12 @@ class Team:
     span: Span = spanned()
     option_cites: tuple[str, ...] = ()  # rule ids behind `one of … per …`
     leader_cites: tuple[str, ...] = ()
+    # `except p where COND`: a member for whom COND holds (read as a legality condition is,
+    # on the state at the start of the phase and the phase's choices) is out of the team
+    # for that phase: he neither decides for it nor acts for it.
+    except_var: str | None = None
+    except_when: "ast.Expr | None" = None
+    except_cites: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -330,7 +336,8 @@ class Scenario:
     def reads_choices(self) -> bool:
         """Whether a target filter or condition reads the phase's other choices (`chosen`)."""
         return any(calls(x, "chosen") for a in self.abilities
-                   for x in (a.target_filter, *a.conditions) if x is not None)
+                   for x in (a.target_filter, *a.conditions) if x is not None) \
+            or any(t.except_when is not None and calls(t.except_when, "chosen") for t in self.teams)
 
     def choice_domain(self, choice: ast.Choice, players: int) -> list:
         """Every value a `choose` can name: roles, sides, the options listed, the item's

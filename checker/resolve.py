@@ -411,8 +411,24 @@ class Resolver:
         fallback = False
         option_cites: tuple[str, ...] = ()
         leader_cites: tuple[str, ...] = ()
+        excluded: ast.Clause | None = None
         for c in d.clauses:
-            if c.keyword == "members_side":
+            if c.keyword == "except":
+                if excluded is not None:
+                    self.error(f"team '{d.name.text}' has two `except` clauses", c.span,
+                               "join the conditions with `or`")
+                excluded = c
+                var = c.names[0]
+                scope = Scope().child(**{var.key: (PLAYER, var.span), CHOICES_IN_VIEW: (ANY, None)})
+                cond = present_expr(c.value, "the condition of `except`")
+                self.expect(cond, scope, BOOL)
+                # Who is in the team must always be decided: a table or `case` without a
+                # row for some state would leave it open.
+                for x in nodes(cond):
+                    if isinstance(x, (ast.ByTable, ast.Cases)):
+                        self.error("the condition of `except` cannot read a table or a `case`",
+                                   getattr(x, "span", c.span), "write the condition with `and`/`or`")
+            elif c.keyword == "members_side":
                 sym = self.lookup(c.names[0], ("side",), "side")
                 members_side = sym.key if sym else None
             elif c.keyword == "members":
@@ -445,7 +461,10 @@ class Resolver:
             self.error(f"team '{d.name.text}' has no members", d.name.span,
                        "add `members side NAME` or `members ROLE, ROLE`")
         return Team(d.name.key, d.label, members_side, tuple(members), options, per,
-                    tuple(leaders), fallback, d.cites, d.span, option_cites, leader_cites)
+                    tuple(leaders), fallback, d.cites, d.span, option_cites, leader_cites,
+                    excluded.names[0].key if excluded else None,
+                    excluded.value if excluded else None,
+                    tuple(r.id for r in excluded.cites) if excluded else ())
 
     def _check_team_options(self, teams: Sequence[Team], abilities: Sequence[Ability]) -> None:
         by_key = {a.key: a for a in abilities}

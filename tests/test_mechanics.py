@@ -1,6 +1,7 @@
 """Links that carry an exit (Cupid's lovers), exit triggers by any means (the Hunter's last
-shot, owed where his trigger happens), sides entered in play, and every trigger event with
-each timing: each case answered by the interpreter as the fixture's `expect` lines say, and
+shot, owed where his trigger happens), sides entered in play, every trigger event with
+each timing, and a team member taken out of the team for a phase (`except`): each case
+answered by the interpreter as the fixture's `expect` lines say, and
 each phase of it allowed by the encoding exactly as the interpreter allows it."""
 
 from pathlib import Path
@@ -20,9 +21,9 @@ from mafiacheck.source import SourceFile
 
 ROOT = Path(__file__).resolve().parent.parent
 MECHANICS = ROOT / "tests" / "fixtures" / "mechanics"
-CASES = [(name, q.name.text) for name in ("lovers", "triggers")
+CASES = [(name, q.name.text) for name in ("lovers", "triggers", "team_except")
          for q in load_queries(str(MECHANICS / f"{name}.query"))[1]]
-SPECS = {name: load(str(MECHANICS / f"{name}.mafia")) for name in ("lovers", "triggers")}
+SPECS = {name: load(str(MECHANICS / f"{name}.mafia")) for name in ("lovers", "triggers", "team_except")}
 
 
 def _case(name: str, query: str):

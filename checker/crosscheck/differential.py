@@ -134,7 +134,9 @@ def random_choices(scenario: Scenario, state: State, phase: Phase, rng: random.R
             actor = rng.choice(holders)
         elif kind == "team":
             team = team_of(scenario, a)
-            members = [s for s in team_members(scenario, state, team) if state.alive[s]] if team else []
+            # The phase's choices are not made yet: a member its `except` takes out may be
+            # drawn, which is one more illegal choice to test.
+            members = [s for s in team_members(scenario, state, team, frozenset()) if state.alive[s]] if team else []
             if members and rng.random() < 0.5:
                 actor = rng.choice(members)
         elif kind == "holder" and by is not None and by.name is not None:
@@ -547,6 +549,7 @@ CONSTRUCTS = (
        "trigger next phase (recorded)", "trigger next phase (played)",
        "card played at night", "card played after the vote",
        "team with leader", "team leader left, then any", "team without leader",
+       "team member out (except)",
        "block then targeted", "block cycle of two", "block cycle of three or more", "conversion",
        "rule for", "rule unless", "rule overrides", "rule at", "rule acts in a later round",
        "delayed block or cancel falls due", "win declared by a blocking step",
@@ -619,7 +622,8 @@ class _Trace:
 def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse],
                results: list[tuple[State, Report]], problems: list[Problem], seen: set[tuple]) -> frozenset[str]:
     """The constructs of `CONSTRUCTS` that took part in one phase (see `compare`)."""
-    from ..interpreter.legal import pending_for, team_decider, team_of
+    from ..interpreter.legal import (listed_members, pending_for, phase_choices, team_decider,
+                                     team_members, team_of)
     from ..vocabulary import is_blocking
 
     out: set[str] = set()
@@ -720,8 +724,11 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
                 out.add("team without leader")
             elif any(state.alive[s] and state.roles[s] in team.leaders for s in range(len(state.roles))):
                 out.add("team with leader")
-            elif team.leader_fallback and team_decider(scenario, state, team)[0] is not None:
+            elif team.leader_fallback and team_decider(scenario, state, team, phase_choices(uses))[0] is not None:
                 out.add("team leader left, then any")
+            if team.except_when is not None and \
+                    set(listed_members(state, team)) != set(team_members(scenario, state, team, phase_choices(uses))):
+                out.add("team member out (except)")
     for rep in reports:
         for h in rep.holes:
             if h.kind == holes.BLOCK_CYCLE:

@@ -93,20 +93,34 @@ def _team(game: Game, a: Ability) -> Team | None:
     return next((t for t in game.sc.teams if t.key == key), None)
 
 
-def _member(game: Game, team: Team, S: SymState, s: int) -> z3.BoolRef:
-    ids = game.ids
-    conds = []
-    if team.members_side:
-        conds.append(Eq(S.sides[s], ids.sides.index(team.members_side)))
-    for r in team.members:
-        conds.append(Eq(S.roles[s], ids.roles.index(r)))
-    return Or(conds) if conds else game.B(False)
+def _member(game: Game, team: Team, pv: PhaseVars, S: SymState, s: int) -> z3.BoolRef:
+    """Seat s is in the team this phase, as legal.team_members: by side or role, less those
+    the team's `except` takes out, read on S and the phase's choices."""
+    state, memo = pv.member_memo.get(team.key, (None, {}))
+    if state is not S:
+        memo = {}
+        pv.member_memo[team.key] = (S, memo)
+    if s not in memo:
+        ids = game.ids
+        conds = []
+        if team.members_side:
+            conds.append(Eq(S.sides[s], ids.sides.index(team.members_side)))
+        for r in team.members:
+            conds.append(Eq(S.roles[s], ids.roles.index(r)))
+        member = Or(conds) if conds else game.B(False)
+        if team.except_when is not None:
+            var = present(team.except_var, "the variable of a team's `except`")
+            view = View(game, S, _choice_events(game, pv), {var: game.I(s), "__holes": []})
+            member = And(member, Not(game.compiler.value(team.except_when, view)))
+        memo[s] = member
+    return memo[s]
 
 
-def _decider(game: Game, team: Team, S: SymState) -> tuple[z3.BoolRef, Callable[[int], z3.BoolRef]]:
+def _decider(game: Game, team: Team, pv: PhaseVars, S: SymState
+             ) -> tuple[z3.BoolRef, Callable[[int], z3.BoolRef]]:
     """(decider exists, allowed(seat)) for a team, as in legal.team_decider."""
     ids = game.ids
-    living = [And(_member(game, team, S, s), S.alive[s]) for s in range(game.n)]
+    living = [And(_member(game, team, pv, S, s), S.alive[s]) for s in range(game.n)]
     leader_alive = []
     allowed_by_leader = []
     for leader in team.leaders:
@@ -171,7 +185,7 @@ def _obligation(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase) ->
     actor = u.actor
     if a.actor is not None and a.actor.kind == "team":
         # The team's decider, as the interpreter's default actor: the first allowed seat.
-        _, allowed = _decider(game, present(_team(game, a), "the ability's team"), S)
+        _, allowed = _decider(game, present(_team(game, a), "the ability's team"), pv, S)
         actor = game.I(NONE)
         for seat in range(game.n - 1, -1, -1):
             actor = If(allowed(seat), game.I(seat), actor)
@@ -342,20 +356,20 @@ def _who_and_when(game: Game, u: Use, pv: PhaseVars, S: SymState, phase: Phase, 
         conds.append(compare_op(">=", S.items[(present(a.actor.name, "the item of `by holder`").key, u.key)], 0))
         conds.append(S.alive[u.key])
     if a.for_team and u.key != NONE:
-        conds.append(_member(game, present(_team(game, a), "the ability's team"), S, u.key))
+        conds.append(_member(game, present(_team(game, a), "the ability's team"), pv, S, u.key))
 
 
 def _team_decides(game: Game, u: Use, pv: PhaseVars, S: SymState, original: Use | None, conds: list) -> None:
     """A team's use is decided by its decider (legal.team_decider)."""
     n = game.n
     team = present(_team(game, u.ability), "the ability's team")
-    exists, allowed = _decider(game, team, S)
+    exists, allowed = _decider(game, team, pv, S)
     actor = present(u.actor, "a team use's actor")
     conds.append(And(actor >= 0, actor < n))
     if team.leaders and not team.leader_fallback and original is None:
         # As legal.check: with every leader gone and no fallback, the rules name nobody to
         # decide; a use named by a living member is a hole, and takes no part in the phase.
-        living = [And(_member(game, team, S, s), S.alive[s]) for s in range(n)]
+        living = [And(_member(game, team, pv, S, s), S.alive[s]) for s in range(n)]
         conds.append(Or([And(u.actor == s, Or(allowed(s), And(Not(exists), living[s]))) for s in range(n)]))
         u.void = Not(exists)
         pv.undefined.append((And(pv.active, u.used, u.void), holes.leaderless(team.key)))

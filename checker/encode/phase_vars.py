@@ -81,6 +81,8 @@ class PhaseVars:
     choice_events: Events | None = None  # `chosen(p, A)` for legality conditions
     # ability -> (the state read, what its candidate uses' conditions make of it: legality.py)
     candidate_memo: dict = field(default_factory=dict)
+    # team -> (the state read, seat -> whether the seat is in the team this phase: legality.py)
+    member_memo: dict = field(default_factory=dict)
     clean_memo: tuple | None = None  # what induction.clean made of the phase, and of how much
     # the state at the day's vote, where a query's `vote P with N` is held against the
     # quorum (encode.vote.quorum_at_vote)

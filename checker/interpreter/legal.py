@@ -4,7 +4,7 @@ forbids it, never silently applied or dropped."""
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterable, Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from .. import holes
@@ -43,16 +43,36 @@ def acting_team(scenario: Scenario, ability: Ability) -> Team:
     return present(team_of(scenario, ability), f"the team of '{ability.display}'")
 
 
-def team_members(scenario: Scenario, state: State, team: Team) -> list[int]:
+def phase_choices(uses: Iterable[BoundUse]) -> frozenset:
+    """What legality conditions read as `chosen(p, A)`: whom each use of the phase names,
+    whether or not it later takes effect."""
+    return frozenset(("chosen", t, u.ability) for u in uses if u.ability for t in u.targets)
+
+
+def team_members(scenario: Scenario, state: State, team: Team, choices: frozenset) -> list[int]:
+    """The team's members this phase: by side or role, less those its `except` takes out
+    (read on the state at the start of the phase and the phase's choices)."""
+    seats = listed_members(state, team)
+    if team.except_when is None:
+        return seats
+    ev = Evaluator(scenario, replace(state, events=choices))
+    var = present(team.except_var, "the variable of a team's `except`")
+    return [i for i in seats if not ev.value(team.except_when, {var: i})]
+
+
+def listed_members(state: State, team: Team) -> list[int]:
+    """The seats the team's `members` names, its `except` aside."""
     return [i for i in range(len(state.roles))
             if (team.members_side and state.sides[i] == team.members_side)
             or state.roles[i] in team.members]
 
 
-def team_decider(scenario: Scenario, state: State, team: Team) -> tuple[int | None, list[int]]:
+def team_decider(scenario: Scenario, state: State, team: Team, choices: frozenset
+                 ) -> tuple[int | None, list[int]]:
     """(who decides for the team, who else may): the first living leader, else any living
-    member when the spec says `then any`; (None, []) when the rules name nobody."""
-    living = [i for i in team_members(scenario, state, team) if state.alive[i]]
+    member when the spec says `then any`; (None, []) when the rules name nobody. `choices`:
+    the phase's choices (`phase_choices`), which a team's `except` may read."""
+    living = [i for i in team_members(scenario, state, team, choices) if state.alive[i]]
     for leader in team.leaders:
         for seat in living:
             if state.roles[seat] == leader:
@@ -74,7 +94,7 @@ def pending_for(state: State, ability: str, seat: int | None, phase: Phase) -> b
 
 
 def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Phase,
-                  drawn: AbstractSet[int]) -> tuple[int | None, Problem | None]:
+                  drawn: AbstractSet[int], choices: frozenset) -> tuple[int | None, Problem | None]:
     """The acting player when a query does not say `by`."""
     actor = ability.actor
     if actor is None or actor.kind == "moderator":
@@ -85,9 +105,9 @@ def default_actor(scenario: Scenario, state: State, ability: Ability, phase: Pha
         return None, None
     if actor.kind == "team":
         team = acting_team(scenario, ability)
-        seat, _ = team_decider(scenario, state, team)
+        seat, _ = team_decider(scenario, state, team, choices)
         if seat is None:
-            return None, _leaderless(team)
+            return None, _leaderless(scenario, state, team, choices)
         return seat, None
     if actor.kind == "holder":
         item_name = present(actor.name, "the item of `by holder of ITEM`")
@@ -116,10 +136,10 @@ def check(scenario: Scenario, state: State, phase: Phase, moment: str | None, us
     out = _when(ability, phase, moment, use, pending, triggered_now, drawn)
     if out and not ability.is_card:
         return out  # not its phase: nothing else about it matters
-    out += _who(scenario, state, ability, use, pending, triggered_now)
     # Legality conditions may read the phase's other choices (`chosen(p, A)`): whom each use
     # of the phase names, whether or not it later takes effect.
-    choices = frozenset(("chosen", t, u.ability) for u in phase_uses if u.ability for t in u.targets)
+    choices = phase_choices(phase_uses)
+    out += _who(scenario, state, ability, use, pending, triggered_now, choices)
     ev = Evaluator(scenario, replace(state, events=choices))
     env = {"actor": use.actor, "targets": frozenset(use.targets),
            "target": use.targets[0] if use.targets else None}
@@ -153,7 +173,7 @@ def _when(ability: Ability, phase: Phase, moment: str | None, use: BoundUse, pen
 
 
 def _who(scenario: Scenario, state: State, ability: Ability, use: BoundUse, pending: bool,
-         triggered_now: bool) -> list[Problem]:
+         triggered_now: bool, choices: frozenset) -> list[Problem]:
     """The acting player may use it: his role, the team's decider, the item's holder; alive."""
     out: list[Problem] = []
     name = ability.display
@@ -165,9 +185,13 @@ def _who(scenario: Scenario, state: State, ability: Ability, use: BoundUse, pend
                 out.append(Problem(f"{who} cannot use '{name}'", ability.cites_of("by")))
         elif actor is not None and actor.kind == "team":
             team = acting_team(scenario, ability)
-            decider, allowed = team_decider(scenario, state, team)
+            decider, allowed = team_decider(scenario, state, team, choices)
             if decider is None:
-                out.append(_leaderless(team))
+                out.append(_leaderless(scenario, state, team, choices))
+            elif use.actor not in allowed and use.actor in listed_members(state, team) \
+                    and use.actor not in team_members(scenario, state, team, choices):
+                out.append(Problem(f"{who} is out of team {team.key} this phase (its `except`)",
+                                   team.except_cites + tuple(r.id for r in team.cites)))
             elif use.actor not in allowed:
                 out.append(Problem(f"{who} does not decide for team {team.key}",
                                    team.leader_cites + tuple(r.id for r in team.cites)))
@@ -180,7 +204,7 @@ def _who(scenario: Scenario, state: State, ability: Ability, use: BoundUse, pend
             out.append(Problem(f"{who} has left the game", ability.cites_of("by")))
     if ability.for_team and use.actor is not None:
         team = acting_team(scenario, ability)
-        if use.actor not in team_members(scenario, state, team):
+        if use.actor not in team_members(scenario, state, team, choices):
             out.append(Problem(f"{seat_name(scenario, state, use.actor)} is not in team {team.key}"))
     return out
 
@@ -312,7 +336,13 @@ def _open_limit(ability: Ability, cites: tuple[str, ...]) -> Problem:
     return Problem(hole.message, tuple(dict.fromkeys(tuple(cites) + ability.cites_of("blocked"))), hole)
 
 
-def _leaderless(team: Team) -> Problem:
+def _leaderless(scenario: Scenario, state: State, team: Team, choices: frozenset) -> Problem:
+    """Why nobody decides for the team: nobody is in it (every member left, or out by its
+    `except`), and nobody can act for it; or its leaders have left and the rules name no
+    one else, a hole."""
+    if not any(state.alive[i] for i in team_members(scenario, state, team, choices)):
+        return Problem(f"nobody is in team {team.key} to act this phase",
+                       team.except_cites + tuple(r.id for r in team.cites))
     hole = holes.leaderless(team.key)
     return Problem(hole.message, team.leader_cites + tuple(r.id for r in team.cites), hole)
 

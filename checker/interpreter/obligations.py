@@ -25,6 +25,7 @@ from .legal import (
     actor_roles,
     check,
     pending_for,
+    phase_choices,
     team_decider,
     team_of,
     use_key,
@@ -49,7 +50,7 @@ def missing(scenario: Scenario, state: State, phase: Phase, uses: list[BoundUse]
         options = _team_options(scenario, ability)
         if options and any(u.ability in options for u in uses):
             continue  # the team's one action of the night is made, with one of its options
-        for actor in _candidates(scenario, state, phase, ability, drawn):
+        for actor in _candidates(scenario, state, phase, ability, drawn, phase_choices(uses)):
             key = use_key(ability, BoundUse(ability.key, actor, (), ()))
             if any(u.ability == ability.key and use_key(ability, u) == key for u in uses):
                 continue
@@ -110,7 +111,7 @@ def _scheduled(ability: Ability, phase: Phase, state: State) -> bool:
 
 
 def _candidates(scenario: Scenario, state: State, phase: Phase, ability: Ability,
-                drawn: frozenset) -> list[int | None]:
+                drawn: frozenset, choices: frozenset) -> list[int | None]:
     """Who could owe a use: each holder of the role, the team's decider, each holder of the
     item, the moderator, or each player holding the card."""
     actor = ability.actor
@@ -120,7 +121,7 @@ def _candidates(scenario: Scenario, state: State, phase: Phase, ability: Ability
         return [None] if ability.target_count is not None else []  # target-less: completed
     team = team_of(scenario, ability)
     if actor.kind == "team" and team is not None:
-        seat, _ = team_decider(scenario, state, team)
+        seat, _ = team_decider(scenario, state, team, choices)
         return [] if seat is None else [seat]
     if actor.kind == "holder" and actor.name is not None:
         item_key = actor.name.key

@@ -24,6 +24,7 @@ from .legal import (
     acting_team,
     check,
     default_actor,
+    phase_choices,
     pending_for,
     seat_name,
     team_decider,
@@ -134,8 +135,9 @@ class Player:
             return [], problems
         # A use nobody may decide (a team whose leaders have left, with no fallback) is a
         # hole, reported above, and takes no part in the phase.
+        choices = phase_choices(uses)
         uses = [u for u in uses if (u.actor is not None or not self._needs_actor(u))
-                and not self._leaderless(state, u)]
+                and not self._leaderless(state, u, choices)]
         votes = [u for u in uses if u.ability is None]
         actions = [u for u in uses if u.ability is not None]
         extra = self._due_effects(state, phase)
@@ -213,13 +215,13 @@ class Player:
         return not ability.is_card and any(t.timing == "immediately" for t in ability.triggers) \
             and not any(r.phase.key == phase.kind for r in ability.phases)
 
-    def _leaderless(self, state: State, u: BoundUse) -> bool:
+    def _leaderless(self, state: State, u: BoundUse, choices: frozenset) -> bool:
         if u.ability is None:
             return False
         ability = self.sc.ability_by_key[u.ability]
         if ability.actor is None or ability.actor.kind != "team":
             return False
-        return team_decider(self.sc, state, acting_team(self.sc, ability))[0] is None
+        return team_decider(self.sc, state, acting_team(self.sc, ability), choices)[0] is None
 
     def _needs_actor(self, u: BoundUse) -> bool:
         if u.ability is None:
@@ -236,7 +238,7 @@ class Player:
         for u in uses:
             if u.ability is not None and u.actor is None:
                 ability = self.sc.ability_by_key[u.ability]
-                actor, _ = default_actor(self.sc, state, ability, phase, drawn)
+                actor, _ = default_actor(self.sc, state, ability, phase, drawn, phase_choices(uses))
                 u = BoundUse(u.ability, actor, u.targets, u.values, u.vote, False, u.span, moment=u.moment)
             out.append(u)
         given = {u.ability for u in out}
@@ -260,7 +262,7 @@ class Player:
                 continue
             ability = self.sc.ability_by_key[u.ability]
             if u.actor is None and self._needs_actor(u):
-                _, problem = default_actor(self.sc, state, ability, phase, drawn)
+                _, problem = default_actor(self.sc, state, ability, phase, drawn, phase_choices(uses))
                 if problem:
                     problems.append(problem)
                 continue
