@@ -56,8 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="comma-separated analysis kinds to run (default: all): " + ", ".join(ANALYSES))
     check.add_argument("--bound", type=int, default=None, metavar="K",
                        help="search exactly K rounds (a day and a night) after the opening phases "
-                            "(default: one round, and what no game of it answers in games up to 3 "
-                            "rounds)")
+                            "(default: one round, and what no game of it answers and induction does "
+                            "not rule out, in games up to 3 rounds)")
     check.add_argument("--timeout", type=float, default=None, metavar="S",
                        help="seconds per solver question (default 300); a timeout is inconclusive. "
                             "Questions are bounded first by a resource limit, which is the same on "

@@ -88,7 +88,11 @@ def test_a_depth_the_solver_gives_up_on_is_passed_by_induction_from_the_depth_se
     # No game of tiny.mafia has two sides win at once: the solver gives up one round past
     # the depth searched, and no game one round longer shows it, but induction from that
     # depth needs no longer game: the verdict holds for every length, and says where the
-    # search stopped.
+    # search stopped. (The proof tried before the longer search is kept from closing: its
+    # budget is none.)
+    from mafiacheck.analyses import encoded
+
+    monkeypatch.setattr(encoded, "EARLY_WORK", 0)
     _giving_up_at(monkeypatch, 2)
     code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
                           "--select", "win-overlap", "--show-verdicts")
@@ -96,6 +100,26 @@ def test_a_depth_the_solver_gives_up_on_is_passed_by_induction_from_the_depth_se
     assert "whether two sides can win at once: no (composition 4, default settings; no game of up to 1 " \
            "round shows it, and induction over 1 phase from there rules out every longer game (the " \
            "search stopped there: a game of 2 rounds: the solver gave up (test)))" in out
+
+
+def test_a_question_induction_closes_from_one_round_asks_no_longer_game(monkeypatch):
+    # No game of tiny.mafia has two sides win at once, and induction from one round shows it
+    # for every length: no game of 2 or 3 rounds is searched (they could only agree), and
+    # the verdict says it holds from one round. (The invariants are still found on the
+    # longest game's own states.)
+    asked = []
+    real = Encoded.first
+
+    def first(self, goal_at, fast=False, quiet=False, start=0):
+        asked.append(self.options.bound)
+        return real(self, goal_at, fast, quiet, start)
+    monkeypatch.setattr(Encoded, "first", first)
+    code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
+                          "--select", "win-overlap", "--show-verdicts")
+    assert code == 0, out + err
+    assert "whether two sides can win at once: no (composition 4, default settings; no game of up to 1 " \
+           "round shows it, and induction over 1 phase rules out every longer game)" in out
+    assert not [b for b in asked if b > 1], asked
 
 
 def test_a_depth_the_solver_gives_up_on_with_no_proof_and_no_witness_past_it_stays_inconclusive(monkeypatch):
