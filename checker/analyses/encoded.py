@@ -585,7 +585,7 @@ class Encoded:
         depth: prove_absent's answer, a construct the step lacks or the composition's proofs
         having spent their budget (PROOF_WORK) being reasons like any other. `early`: a try
         before a deeper search (`search`), charged to a budget of its own (EARLY_WORK)."""
-        from ..encode.induction import prove_absent
+        from ..encode.induction import PROOF_PHASES, prove_absent
         from ..encode.invariants import strengthening
 
         if early:
@@ -604,8 +604,8 @@ class Encoded:
             # The invariants are the composition's, found once within a budget of their own
             # (invariants.HOUDINI_WORK): charged to the proofs' budget, finding them on
             # godfather_nostradamus spent it all before any step was asked.
-            return prove_absent(found.enc, found.event, what="it", invariants=strengthening(found.enc),
-                                budget=budget)
+            return prove_absent(found.enc, found.event, kmax=EARLY_PHASES if early else PROOF_PHASES,
+                                what="it", invariants=strengthening(found.enc), budget=budget)
         except Unsupported as exc:
             return "open", None, f"the induction step does not support {exc}"
 
@@ -634,6 +634,10 @@ FURTHER_WORK = 3
 # per composition, in questions' resource limits: a try that fails is followed by the deeper
 # search and a proof from its depth, charged to PROOF_WORK as before.
 EARLY_WORK = 1
+# How many phases the step of a proof tried before a deeper search spans at most: one, where
+# every such proof on the bundled specs closes; a longer step is tried after the deeper search
+# (PROOF_PHASES), so the tries that fail (a hole a longer game reaches) cost one phase's step.
+EARLY_PHASES = 1
 
 # How many times an analysis's resource limit the question of Encoded._many_holders gets.
 HOLDERS_WORK = 5
