@@ -72,9 +72,16 @@ class Depths:
     holders_clear: dict[int, int] = field(default_factory=dict)
     verdicts: list["Verdict"] = field(default_factory=list)  # the questions answered no, in order
     clean: dict[int, Any] = field(default_factory=dict)  # phase -> Encoded.clean_until's term
-    proof_work: "Budget | None" = None  # what the proofs for every length may still spend
-    early_work: "Budget | None" = None  # what the proofs tried before a deeper search may still spend
-    further_work: "Budget | None" = None  # what the searches past the default depth may still spend
+    # What each kind of extra work may still spend, made at its first use (`budget`): the
+    # proofs for every length (PROOF_WORK), the proofs tried before a deeper search
+    # (EARLY_WORK), the searches past the default depth (FURTHER_WORK).
+    budgets: dict[str, Budget] = field(default_factory=dict)
+
+    def budget(self, kind: str, work: int) -> Budget:
+        """The composition's budget of `kind`, of `work` solver work when first asked for."""
+        if kind not in self.budgets:
+            self.budgets[kind] = Budget(work)
+        return self.budgets[kind]
 
 
 @dataclass(frozen=True)
@@ -270,9 +277,7 @@ class Encoded:
             found = replace(found, proof=proof)
             if proof[0] != STEP or found.depth >= self.options.further_to:
                 return found
-            if self.depths.further_work is None:
-                self.depths.further_work = Budget(FURTHER_WORK * self.options.rlimit)
-            budget = self.depths.further_work
+            budget = self.depths.budget("further", FURTHER_WORK * self.options.rlimit)
             longer = self.at_bound(found.depth + 1)
             if budget.exhausted or isinstance(longer, str):
                 return found
@@ -588,14 +593,8 @@ class Encoded:
         from ..encode.induction import PROOF_PHASES, prove_absent
         from ..encode.invariants import strengthening
 
-        if early:
-            if self.depths.early_work is None:
-                self.depths.early_work = Budget(EARLY_WORK * self.options.rlimit)
-            budget = self.depths.early_work
-        else:
-            if self.depths.proof_work is None:
-                self.depths.proof_work = Budget(PROOF_WORK * self.options.rlimit)
-            budget = self.depths.proof_work
+        budget = self.depths.budget("early", EARLY_WORK * self.options.rlimit) if early \
+            else self.depths.budget("proof", PROOF_WORK * self.options.rlimit)
         if found.event is None:
             return "open", None, "the question asks nothing a longer game could show"
         if budget.exhausted:

@@ -627,6 +627,7 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
     from ..vocabulary import is_blocking
 
     out: set[str] = set()
+    choices = phase_choices(uses)
     for tag, *rest in seen:
         if tag == "effect":
             name = rest[0]
@@ -724,10 +725,10 @@ def constructs(scenario: Scenario, state: State, phase: Phase, uses: list[BoundU
                 out.add("team without leader")
             elif any(state.alive[s] and state.roles[s] in team.leaders for s in range(len(state.roles))):
                 out.add("team with leader")
-            elif team.leader_fallback and team_decider(scenario, state, team, phase_choices(uses))[0] is not None:
+            elif team.leader_fallback and team_decider(scenario, state, team, choices)[0] is not None:
                 out.add("team leader left, then any")
             if team.except_when is not None and \
-                    set(listed_members(state, team)) != set(team_members(scenario, state, team, phase_choices(uses))):
+                    set(listed_members(state, team)) != set(team_members(scenario, state, team, choices)):
                 out.add("team member out (except)")
     for rep in reports:
         for h in rep.holes:

@@ -96,10 +96,7 @@ def _team(game: Game, a: Ability) -> Team | None:
 def _member(game: Game, team: Team, pv: PhaseVars, S: SymState, s: int) -> z3.BoolRef:
     """Seat s is in the team this phase, as legal.team_members: by side or role, less those
     the team's `except` takes out, read on S and the phase's choices."""
-    state, memo = pv.member_memo.get(team.key, (None, {}))
-    if state is not S:
-        memo = {}
-        pv.member_memo[team.key] = (S, memo)
+    memo = _memo_of(pv.member_memo, team.key, S)
     if s not in memo:
         ids = game.ids
         conds = []
@@ -114,6 +111,16 @@ def _member(game: Game, team: Team, pv: PhaseVars, S: SymState, s: int) -> z3.Bo
             member = And(member, Not(game.compiler.value(team.except_when, view)))
         memo[s] = member
     return memo[s]
+
+
+def _memo_of(store: dict, key: str, S: SymState) -> dict:
+    """The memo kept in `store` under `key` for terms read on state S: a phase reads more than
+    one state (before and after the day's vote), and a memo holds for one of them only."""
+    state, memo = store.get(key, (None, {}))
+    if state is not S:
+        memo = {}
+        store[key] = (S, memo)
+    return memo
 
 
 def _decider(game: Game, team: Team, pv: PhaseVars, S: SymState
@@ -217,10 +224,7 @@ def _some_use_legal(game: Game, u: Use, actor: z3.ArithRef | int | None, pv: Pha
     _who_and_when(game, base, pv, S, phase, u, who)
     # The uses of one ability in a phase (one per seat that may hold it) read the same
     # state: what a candidate's conditions make of it is shared, but for what reads the actor.
-    state, memo = pv.candidate_memo.get(a.key, (None, {}))
-    if state is not S:
-        memo = {}
-        pv.candidate_memo[a.key] = (S, memo)
+    memo = _memo_of(pv.candidate_memo, a.key, S)
     options = []
     for count in counts:
         for targets in itertools.combinations(range(game.n), count):

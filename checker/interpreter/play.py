@@ -235,10 +235,11 @@ class Player:
         out = []
         voted = {t for u in uses if u.ability is None and u.vote == "player" for t in u.targets}
         drawn = state.drawn | voted
+        choices = phase_choices(uses)
         for u in uses:
             if u.ability is not None and u.actor is None:
                 ability = self.sc.ability_by_key[u.ability]
-                actor, _ = default_actor(self.sc, state, ability, phase, drawn, phase_choices(uses))
+                actor, _ = default_actor(self.sc, state, ability, phase, drawn, choices)
                 u = BoundUse(u.ability, actor, u.targets, u.values, u.vote, False, u.span, moment=u.moment)
             out.append(u)
         given = {u.ability for u in out}
@@ -257,12 +258,13 @@ class Player:
         # at the vote (the resolution checks that the draw happened).
         voted = {t for u in uses if u.ability is None and u.vote == "player" for t in u.targets}
         drawn = state.drawn | voted
+        choices = phase_choices(uses)
         for u in uses:
             if u.ability is None:
                 continue
             ability = self.sc.ability_by_key[u.ability]
             if u.actor is None and self._needs_actor(u):
-                _, problem = default_actor(self.sc, state, ability, phase, drawn, phase_choices(uses))
+                _, problem = default_actor(self.sc, state, ability, phase, drawn, choices)
                 if problem:
                     problems.append(problem)
                 continue
