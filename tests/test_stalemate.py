@@ -47,3 +47,26 @@ def test_a_free_state_with_no_way_forward_that_no_game_reaches():
     assert why is None and ("alive", accuser) in proof.lemmas
     assert progress.verdict(proof, [])[0] == "proved"
     assert _stalemate("unreachable.mafia") == []
+
+
+def test_houdini_asks_each_real_state_once(monkeypatch):
+    # A real state's check assumes none of the candidates, so a later pass (after the free
+    # steps dropped some) cannot drop more there: each is asked once, the free steps until
+    # nothing changes.
+    sc = load(str(HERE / "unreachable.mafia"))
+    seats = sc.compositions[0].seats()
+    asked = []
+    keep = progress._keep_holding
+
+    def counting(limits, todo, game, facts, st):
+        asked.append((game is proof.real, game.states.index(st)))
+        return keep(limits, todo, game, facts, st)
+
+    monkeypatch.setattr(progress, "_keep_holding", counting)
+    proof = progress.Proof(sc, seats, Limits(60, 20_000_000))
+    proof.houdini(progress.candidate_lemmas(proof.real))
+    real = [i for is_real, i in asked if is_real]
+    assert sorted(real) == list(range(len(proof.real.states)))
+    free = [i for is_real, i in asked if not is_real]
+    assert len(free) >= 2 * proof.period  # at least the pass that changed nothing
+    assert ("alive", seats.index("accuser")) in proof.lemmas

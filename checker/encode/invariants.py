@@ -135,6 +135,12 @@ def _holding(game: Game, st: SymState, ability_key: str) -> list:
     return [z3.Or([st.roles[s] == r for r in wanted]) for s in range(game.n)]
 
 
+def one_holder(lemmas: list, ability_key: str) -> bool:
+    """Whether the lemmas say that at most one living player holds the ability's role: a
+    "one-holder" lemma, or a "one-holder-unless" one (the living are among those it counts)."""
+    return any(lm[:2] in (("one-holder", ability_key), ("one-holder-unless", ability_key)) for lm in lemmas)
+
+
 def holder_candidates(game: Game) -> list[tuple]:
     """Where a blocking ability the encoding follows for one user a phase is not proved to
     have one living holder: what could make it so, to be proved given the invariants found
@@ -226,7 +232,7 @@ def find(enc: Any, budget: Budget | None = None, clean: bool = False) -> Invaria
         found = _houdini(enc, windows, budget, clean)
         if budget is not None and found.failed is not None:
             return found  # a caller's smaller budget: another may still find them with its own
-        if found.failed is None and any(("one-holder", a.key) not in found.lemmas for a in crowded(enc.game)):
+        if found.failed is None and any(not one_holder(found.lemmas, a.key) for a in crowded(enc.game)):
             more = _houdini(enc, windows, budget, clean, holder_candidates(enc.game), found.lemmas)
             if more.failed is None:
                 found = Invariants(found.lemmas + [lm for lm in more.lemmas if lm not in found.lemmas],

@@ -35,7 +35,7 @@ import z3
 from z3 import z3core as C
 
 from .induction import PATTERN, alike_from, pin, state_terms, values_of
-from .invariants import candidate_lemmas, crowded, keep_holding, lemma_term
+from .invariants import candidate_lemmas, crowded, keep_holding, lemma_term, one_holder
 from ..model import Scenario
 from ..narrow import present
 from .phase_vars import NONE, PhaseVars
@@ -201,7 +201,7 @@ class Proof:
         """Why some legal play is left out of a game of the proof (Game.restricted), unless
         the invariants show it never is."""
         games = (self.real, self.free)
-        if all(("one-holder", a.key) in self.lemmas for game in games for a in crowded(game)):
+        if all(one_holder(self.lemmas, a.key) for game in games for a in crowded(game)):
             return None
         return self.real.restricted or self.free.restricted
 
@@ -235,15 +235,19 @@ class Proof:
         # from states where the one-holder lemmas hold: restricted() then asks for them all.
         todo = list(candidates)
         changed = True
+        first = True
         while changed and todo:
             changed = False
-            for k in range(len(self.real.states) + self.period):
+            # A real state's check assumes no lemma: what held there holds of any subset, so
+            # it is asked in the first pass only.
+            for k in range(0 if first else len(self.real.states), len(self.real.states) + self.period):
                 before = len(todo)
                 # Each check assumes the lemmas as they stand now (a step's pre-state).
                 game, facts, st = self._check(k, todo)
                 todo, unsettled = _keep_holding(self.limits, todo, game, facts, st)
                 self.given_up += unsettled
                 changed = changed or len(todo) < before
+            first = False
         self.lemmas = todo
 
     def _check(self, k: int, todo: list) -> tuple[Game, list, SymState]:
