@@ -281,6 +281,9 @@ class Scenario:
     # Abilities whose history a spec reads (`idle(p, A)`): the state counts, per player, the
     # phases of A in a row in which he made no use of it.
     idle_abilities: tuple[str, ...] = ()
+    # Abilities whose count of uses a spec reads (`uses(A)`): with those a per-game limit or
+    # open blocked uses read, the only ones whose uses the encoding's state counts.
+    counted_abilities: tuple[str, ...] = ()
 
     def win_readings(self, win: ast.WinDecl) -> tuple[tuple[str, ...], ...]:
         """The readings of when this win is checked: its own, else the phases'."""

@@ -121,6 +121,7 @@ class Resolver:
         self.spaces: dict[str, dict[str, Symbol]] = {}
         self.counters: dict[str, Span | None] = {}
         self.idle_abilities: dict[str, None] = {}  # abilities whose history `idle(p, A)` reads
+        self.counted_abilities: dict[str, None] = {}  # abilities whose count `uses(A)` reads
 
     # -------------------------------------------------------------- reporting
 
@@ -254,7 +255,8 @@ class Resolver:
             memories=tuple(get(ast.MemoryDecl)), wakes=tuple(get(ast.WakeDecl)),
             resolves=tuple(get(ast.ResolveDecl)), prechecks=tuple(get(ast.PrecheckDecl)),
             cites=tuple(_walk_cites(self.spec.decls)), span=head.span,
-            acknowledgements=acknowledgements, idle_abilities=tuple(self.idle_abilities))
+            acknowledgements=acknowledgements, idle_abilities=tuple(self.idle_abilities),
+            counted_abilities=tuple(self.counted_abilities))
 
     def _acknowledgement(self, d: ast.AcknowledgeDecl, days: list[ast.DayDecl]) -> Acknowledgement | None:
         from .registry import CODES
@@ -1165,6 +1167,8 @@ class Resolver:
                     # an ability's symbol holds its declaration
                     if sym is not None and key in ("idle", "acted") and isinstance(sym.node, ast.AbilityDecl):
                         self._history_ability(e, sym.node)
+                    if key == "uses":
+                        self.counted_abilities.setdefault(arg.name.key, None)
                 else:
                     self.error("expected the name of an ability", arg.span)
             elif want == KIND and isinstance(arg, ast.Ref) and arg.name.key in PROTECTABLE:

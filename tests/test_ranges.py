@@ -67,3 +67,32 @@ def test_finite_domain_and_arithmetic_solvers_agree(path):
     assert "unknown" not in answers[0]
     assert answers[0] == answers[1]
     assert "sat" in answers[0] and "unsat" in answers[0]
+
+
+def test_a_use_count_is_kept_only_where_read_and_stops_at_its_limit():
+    # The anchors' Gangster core: the Bodyguard's protection has no limit a count reads, so
+    # the state keeps none for it; Nato's guess (`limit 1 per game`) and the Doctor's saves
+    # on himself (`limit 2 per game on self`) are counted, and never past their limits,
+    # however long the game: from day 3 on, one state looks like the one a round before.
+    sc = load(str(ROOT / "bench" / "gangster_core.mafia"))
+    game = Game(sc, sc.compositions[0].seats(), 15, symmetry=False)
+    last = game.states[-1]
+    assert not any(a == "guard" for a, _ in last.uses)
+    guess = [v for (a, _), v in last.uses.items() if a == "nato_guess"]
+    saves = [v for (a, _), v in last.self_uses.items() if a == "save"]
+    assert guess and saves
+    assert {game.ranges.of(v) for v in guess} == {(0, 1)}
+    assert {game.ranges.of(v) for v in saves} == {(0, 2)}
+
+
+def test_uses_read_by_an_expression_are_counted(tmp_path):
+    # `uses(A)` reads the count of an ability no limit bounds: the state keeps it.
+    spec = (ROOT / "bench" / "gangster_core.mafia").read_text(encoding="utf-8").replace(
+        "  effect protect from revenge\n",
+        "  when uses(guard) < 3\n  effect protect from revenge\n", 1)
+    path = tmp_path / "counted.mafia"
+    path.write_text(spec, encoding="utf-8")
+    sc = load(str(path))
+    assert "guard" in sc.counted_abilities
+    game = Game(sc, sc.compositions[0].seats(), 5, symmetry=False)
+    assert any(a == "guard" for a, _ in game.states[-1].uses)

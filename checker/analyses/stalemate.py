@@ -41,7 +41,7 @@ from ..encode.induction import (
     windows_of,
 )
 from ..encode.induction import state_terms as state_terms_of
-from ..encode.solver import Limits, Result, ask, make_solver
+from ..encode.solver import Limits, Result, ask, make_solver, spent
 from ..encode.state import SymState
 from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
@@ -56,7 +56,13 @@ if TYPE_CHECKING:
     from ..phases import Phase
 
 ATTEMPTS = 6  # candidate states per encoding searched
-CANDIDATES = 8  # states the proof cannot rule out, searched for before the verdict is inconclusive
+CANDIDATES = 32  # states the proof cannot rule out, searched for before the verdict is inconclusive
+# ... within this much solver work (times the resource limit of one question), counted as Z3
+# counts it: which states the proof proposes first is the solver's whim, so a stuck line-up
+# may come after many that no game reaches (each such question is cheap on a small spec: the
+# Commando copy with the Guard on the mafia side finds its stuck line-up at the 14th, in
+# one question's work), while on seed 003 each costs more than a question.
+CANDIDATE_WORK = 8
 DEEPEST = 3  # rounds: the longest games searched for a stuck state the proof could not rule out
 PLAYOUTS = 16  # random games from a candidate before the solver is asked
 PLAYOUT_CYCLES = 6  # their length, in cycles (a day and a night)
@@ -82,7 +88,10 @@ def _composition(scenario: Scenario, enc: Encoded) -> list[Finding]:
         return [enc.inconclusive(what, f"no proof that every game can end: {why}")]
     excluded: list = []
     deeper = None
+    start = _work(enc, proof)
     for _ in range(CANDIDATES):
+        if excluded and _work(enc, proof) - start > CANDIDATE_WORK * enc.options.rlimit:
+            break
         status, detail, index = progress.verdict(proof, excluded)
         if status == "proved":
             return []  # no stuck game, for every length: nothing to report
@@ -107,6 +116,13 @@ def _composition(scenario: Scenario, enc: Encoded) -> list[Finding]:
                                    f"out (such as {who} alive), no choices make progress within a cycle, "
                                    f"and no game within {searched} rounds reaches a "
                                    f"stuck state; {enc.horizon().text}")]
+
+
+def _work(enc: Encoded, proof: progress.Proof) -> int:
+    """The solver work spent so far by the searches and the proof (each context counted once:
+    Z3 counts a context's work, whichever solver did it)."""
+    solvers = {id(s.ctx): s for s in [enc.solver] + [x.a for x in proof.segments()]}
+    return sum(spent(s) for s in solvers.values())
 
 
 def _deeper(enc: Encoded) -> list:

@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 
 def bookkeep(game: Game, pv: PhaseVars, S: SymState, cur: SymState, phase: Phase) -> SymState:
     st = cur.copy()
-    for key in sorted(st.uses):
+    # Per ability and actor, what the state keeps of its uses: the count (where read), the
+    # uses on oneself, the open blocked ones, the last targets.
+    keys = set(st.uses) | set(st.self_uses) | {(a, k) for a, k, _ in st.last_targets} \
+        | {k for k in st.uses_open if k[0] != "self"}
+    for key in sorted(keys):
         a_key, actor_key = key
         mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]
         lk = (a_key, actor_key, phase.kind)
@@ -32,7 +36,8 @@ def bookkeep(game: Game, pv: PhaseVars, S: SymState, cur: SymState, phase: Phase
         F = game.B(False)
         if mode == "free":  # a use a block took away does not count
             used = Or([And(u.acts, Not(u.blocked if u.blocked is not None else F)) for u in mine])
-        st.uses[key] = If(used, cur.uses[key] + 1, cur.uses[key])
+        if key in st.uses:
+            st.uses[key] = If(used, cur.uses[key] + 1, cur.uses[key])
         if key in st.self_uses:
             self_hit = Or([And(u.acts, game.env_of(u)["targets"].contains(u.actor),
                                      Not(u.blocked) if mode == "free" and u.blocked is not None else game.B(True))

@@ -18,7 +18,7 @@ from .phase_vars import NONE, Use
 from .passes import Pass
 from .rule_pass import settle
 from .state import SymState
-from .terms import And, Eq, If, Not, Or, Unsupported, View, compare_op, truth
+from .terms import And, Eq, If, Not, Or, Unsupported, View, truth
 
 if TYPE_CHECKING:
     from .unroll import Game
@@ -219,7 +219,7 @@ def write(game: Game, st: SymState, e: ast.Effect, s: int, cond: z3.BoolRef, vie
         ctr = st.counters[s].get(effect_name(e).key)
         if ctr is None:
             return
-        st.counters[s][effect_name(e).key] = If(And(cond, compare_op(">", ctr, 0)), ctr - 1, ctr)
+        st.counters[s][effect_name(e).key] = game.decremented(cond, ctr)
     elif v == "set":
         value = game.compiler.value(e.value, game.compiler.under(view, e.value, cond))
         if effect_name(e).key in st.counters[s]:

@@ -15,7 +15,7 @@ from .phase_vars import NONE
 from .commit import write
 from .passes import Pass
 from .state import SymState
-from .terms import And, Eq, Events, If, Unsupported, compare_op
+from .terms import And, Eq, Events, Unsupported
 
 if TYPE_CHECKING:
     from .unroll import Game
@@ -35,7 +35,7 @@ def count_down(game: Game, S: SymState, phase: Phase) -> tuple[SymState, list]:
             continue
         c = S.delayed_counts[k]
         due.append((a, e, key, Eq(c, 1), S.delayed_targets[k]))
-        st.delayed_counts[k] = If(compare_op(">", c, 0), c - 1, c)
+        st.delayed_counts[k] = game.decremented(game.B(True), c)
     return st, due
 
 

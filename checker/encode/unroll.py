@@ -53,6 +53,7 @@ from .terms import (
     Seats,
     Unsupported,
     View,
+    compare_op,
     number,
     register_domain,
     truth,
@@ -181,6 +182,18 @@ class Game:
         self.ranges.declare(v, lo, hi)
         return v
 
+    def decremented(self, cond: z3.BoolRef, value: z3.ArithRef) -> z3.ArithRef:
+        """`value` less one where `cond` holds and it is above zero (as the interpreter's
+        `consume` and countdowns), with its range stated: it does not fall below zero on the
+        way, which intervals alone (one less, or the same) would lose a bit of every phase
+        (Kane's inquiry, once consumable, was -198..1 after ten rounds)."""
+        out = If(And(cond, compare_op(">", value, 0)), value - 1, value)
+        span = self.ranges.of(value)
+        if span is not None and number(out) is None:
+            lo, hi = span
+            self.ranges.declare(out, lo - 1 if lo >= 1 else lo, hi)
+        return out
+
     @property
     def restricted(self) -> str | None:
         """Why the game leaves out some legal play, or None: of the uses of one blocking
@@ -286,8 +299,10 @@ class Game:
             # core they were half of a night's terms, and every one a variable per seat).
             on_self = any(lim.on_self for lim in a.limits)
             no_repeat = any(lim.kind == "no_repeat" for lim in a.limits)
+            counted = self.counts_uses(a)
             for key in self.actor_keys(a):
-                st.uses[(a.key, key)] = self.int_var(f"{p}uses_{a.key}_{key}")
+                if counted:
+                    st.uses[(a.key, key)] = self.int_var(f"{p}uses_{a.key}_{key}")
                 if on_self:
                     st.self_uses[(a.key, key)] = self.int_var(f"{p}selfuses_{a.key}_{key}")
                 if a.blocked_uses == "open":
@@ -302,6 +317,27 @@ class Game:
                         kind = present(trig.timing_phase, "the phase of a `next` trigger").key
                         st.pending[(a.key, s, kind)] = self.bool_var(f"{p}pend_{a.key}_{s}_{kind}")
         return st
+
+    def counts_uses(self, a: Ability) -> bool:
+        """Whether the state counts a player's uses of `a`: only where something reads the
+        count (a per-game limit, blocked uses left open, `uses(A)`). An unread count that
+        grows every phase widens its range a bit per phase, and no two phases' states look
+        alike (on the anchors' Gangster core, two of the night's abilities)."""
+        return bool(per_game_caps(a.limits)) or a.blocked_uses == "open" or a.key in self.sc.counted_abilities
+
+    def use_cap(self, path: Path) -> int | None:
+        """The most a use count at `path` of the state can be, when a limit bounds it: a use
+        with the count at a `limit N per game` (or N uses on oneself, for the count of those)
+        is not legal, so the count never passes N (or its value at the start). None where
+        blocked uses are open (a blocked use counts, the limit reads the others)."""
+        if path[0] not in ("uses", "self_uses"):
+            return None
+        a = self.sc.ability_by_key[path[1][0]]
+        if a.blocked_uses == "open":
+            return None
+        caps = per_game_caps(a.limits) if path[0] == "uses" else \
+            [present(lim.count, "the count of a `limit N`") for lim in a.limits if lim.on_self and lim.kind == "count"]
+        return min(caps) if caps else None
 
     def start_last(self, state: State, key: tuple, kind: str) -> frozenset:
         """The seats `limit no repeat` keeps the game's first phase of `kind` from choosing:
@@ -761,6 +797,9 @@ class Game:
                 self.add(var == value)
                 if var.sort_kind() == z3.Z3_INT_SORT:
                     span = self.ranges.of(value)
+                    cap = self.use_cap(path)
+                    if span is not None and cap is not None:
+                        span = (span[0], max(span[0], min(span[1], cap)))
                     if span is None:
                         self.unranged.append(str(var))
                     else:
