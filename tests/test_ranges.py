@@ -96,3 +96,18 @@ def test_uses_read_by_an_expression_are_counted(tmp_path):
     assert "guard" in sc.counted_abilities
     game = Game(sc, sc.compositions[0].seats(), 5, symmetry=False)
     assert any(a == "guard" for a, _ in game.states[-1].uses)
+
+
+def test_a_consumed_counter_and_a_countdown_stay_at_or_above_zero():
+    # `consume` takes one only from a counter above zero, and a countdown stops at zero (as
+    # the interpreter): their ranges say so, however long the game. Intervals alone (one
+    # less, or the same) lost a bit of every phase: the Guard's armour on commando was
+    # -18..1 after ten rounds.
+    sc = load(str(ROOT / "specs" / "commando.mafia"))
+    game = Game(sc, sc.compositions[0].seats(), 12, symmetry=False)
+    armour = [v for s in range(game.n) for c, v in game.states[-1].counters[s].items() if c == "armour"]
+    assert armour and all(game.ranges.of(v) is not None and game.ranges.of(v)[0] >= 0 for v in armour)
+    sc = load(str(ROOT / "specs" / "godfather_jack.mafia"))
+    game = Game(sc, sc.compositions[0].seats(), 8, symmetry=False)
+    counts = list(game.states[-1].delayed_counts.values())
+    assert counts and all(game.ranges.of(v) is not None and game.ranges.of(v)[0] >= 0 for v in counts)
