@@ -55,6 +55,11 @@ def per_game_caps(limits: tuple[ast.Limit, ...]) -> list[int]:
             if lim.kind == "count" and not lim.on_self and present(lim.per, "the period of a `limit N`").key == "game"]
 
 
+def self_caps(limits: tuple[ast.Limit, ...]) -> list[int]:
+    """The counts of an ability's `limit N … on self` (uses on oneself, over the game)."""
+    return [present(lim.count, "the count of a `limit N`") for lim in limits if lim.kind == "count" and lim.on_self]
+
+
 def plain_effect(e: ast.AnyEffect) -> ast.Effect:
     """An effect where the rules leave no `if` or `after` (flattened, or refused before)."""
     if not isinstance(e, ast.Effect):

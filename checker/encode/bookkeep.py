@@ -17,10 +17,9 @@ if TYPE_CHECKING:
 
 def bookkeep(game: Game, pv: PhaseVars, S: SymState, cur: SymState, phase: Phase) -> SymState:
     st = cur.copy()
-    # Per ability and actor, what the state keeps of its uses: the count (where read), the
-    # uses on oneself, the open blocked ones, the last targets.
-    keys = set(st.uses) | set(st.self_uses) | {(a, k) for a, k, _ in st.last_targets} \
-        | {k for k in st.uses_open if k[0] != "self"}
+    # Per ability and actor, what the state keeps of its uses: the count (where read: always
+    # with open blocked uses, Game.counts_uses), the uses on oneself, the last targets.
+    keys = set(st.uses) | set(st.self_uses) | {(a, k) for a, k, _ in st.last_targets}
     for key in sorted(keys):
         a_key, actor_key = key
         mine = [u for u in pv.uses if u.ability.key == a_key and u.key == actor_key]

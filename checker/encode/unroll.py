@@ -18,7 +18,7 @@ from .. import ast, holes
 from ..evaluate import State, initial_state
 from ..holes import Hole
 from ..model import Ability, Scenario
-from ..narrow import actor_roles, effect_name, per_game_caps, present
+from ..narrow import actor_roles, effect_name, per_game_caps, present, self_caps
 from ..phases import Phase, matches, rule_applies_at, sequence
 from ..vocabulary import (
     calls,
@@ -335,8 +335,7 @@ class Game:
         a = self.sc.ability_by_key[path[1][0]]
         if a.blocked_uses == "open":
             return None
-        caps = per_game_caps(a.limits) if path[0] == "uses" else \
-            [present(lim.count, "the count of a `limit N`") for lim in a.limits if lim.on_self and lim.kind == "count"]
+        caps = per_game_caps(a.limits) if path[0] == "uses" else self_caps(a.limits)
         return min(caps) if caps else None
 
     def start_last(self, state: State, key: tuple, kind: str) -> frozenset:
