@@ -47,6 +47,7 @@ from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
 from ..errors import SpecError
 from ..findings import Finding, Related
+from ..holes import line_up
 from ..narrow import present
 from .encoded import Encoded
 
@@ -143,12 +144,10 @@ def _line_up(enc: Encoded, values: dict) -> list:
 
 
 def _who(scenario: Scenario, enc: Encoded, values: dict) -> str:
-    from ..moderator_log import Names
-    names = Names(scenario, enc.prefix.seats)
     roles = enc.prefix.ids.roles
-    living = [names.seat(s, [roles[values[("roles", x)]] for x in range(enc.prefix.n)])
-              for s in range(enc.prefix.n) if values[("alive", s)]]
-    return ", ".join(living) if living else "nobody"
+    n = enc.prefix.n
+    shown = [scenario.role_by_key[roles[values[("roles", x)]]].display for x in range(n)]
+    return line_up(shown, [values[("alive", s)] for s in range(n)])
 
 
 def _search(scenario: Scenario, enc: Encoded, extra: list) -> Finding | None:

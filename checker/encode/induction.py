@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 import z3
 
 from ..evaluate import initial_state
+from ..holes import line_up
 from ..model import Scenario
 from ..narrow import present
 from ..phases import sequence
@@ -214,10 +215,13 @@ def win_holds(game: Game, st: SymState) -> dict:
     return holds
 
 
-def no_win_holds(game: Game, st: SymState) -> z3.BoolRef:
+def no_win_holds(game: Game, st: SymState, overlap: bool = True) -> z3.BoolRef:
     """A state where nobody has won yet, after a phase where wins are checked: no side's
-    condition holds, unless two hold that no priority orders (an overlap leaves no winner)."""
+    condition holds, unless two hold that no priority orders (an overlap leaves no winner;
+    `overlap` False: a state after a phase the rules decide, which has none)."""
     holds = win_holds(game, st)
+    if not overlap:
+        return z3.Not(z3.Or(list(holds.values()) or [z3.BoolVal(False, game.ctx)]))
     sides = list(holds)
     pairs = [z3.And(holds[a], holds[b]) for i, a in enumerate(sides) for b in sides[i + 1:]
              if not any({a, b} <= {nm.key for nm in p.order} for p in game.sc.priorities)]
@@ -302,6 +306,7 @@ def prove_absent(enc: Any, event_at: Callable[[Game, int], list], kmax: int = PR
     period = len(sc.phases.cycle)
     strengthen = wins_checked_always(sc)
     last_reason = "no induction depth up to %d closes" % kmax
+    stepped: str | None = None  # the last step that reached the event, as last_reason says it
     invariant = None
     for k in range(1, kmax + 1):
         starts = list(range(max(L - k + 1, 0), max(g, L - k + 1) + period))
@@ -314,7 +319,9 @@ def prove_absent(enc: Any, event_at: Callable[[Game, int], list], kmax: int = PR
                 return "open", None, game.restricted
             pre = [game.states[0].winner == NONE]
             if strengthen:
-                pre.append(no_win_holds(game, game.states[0]))
+                # Decided before the event, the window starts after a phase without an
+                # overlap either (clean): no side's condition holds there at all.
+                pre.append(no_win_holds(game, game.states[0], overlap=not clean_before))
             for i in range(k - 1):
                 pre.append(z3.Not(z3.And(event_at(game, i))))
                 if clean_before:
@@ -326,12 +333,17 @@ def prove_absent(enc: Any, event_at: Callable[[Game, int], list], kmax: int = PR
                 if invariant is not None:
                     result = asked(solver, *pre, *event, *_assumed(invariant, game, k))
             if result.status == "unknown":
+                if stepped is not None:
+                    # A shorter step's state is still the one to look at: said, with the
+                    # deeper step the solver gave up on.
+                    return STEP, None, f"{stepped}; over {k} phases the solver gave up ({result.reason})"
                 return "unknown", None, result.reason
             if result.status == "sat":
                 proved = False
                 kind = "a state satisfying the invariants found" if invariant is not None else "a well-formed state"
                 at = sequence(sc, enc.game.start_state, j + k)[j + k - 1]
-                last_reason = f"{kind} the search cannot rule out leads to {what} ({at})"
+                who = _line_up(game, present(result.model, "the model of a sat answer"))
+                last_reason = stepped = f"{kind} the search cannot rule out (such as {who} alive) leads to {what} ({at})"
                 break
         if proved:
             restricted = next((g.restricted for g, _ in windows_of(enc).games.values() if g.restricted), None)
@@ -339,6 +351,13 @@ def prove_absent(enc: Any, event_at: Callable[[Game, int], list], kmax: int = PR
                 return "open", None, restricted
             return "proved", k, None
     return STEP, None, last_reason
+
+
+def _line_up(game: Game, model: z3.ModelRef) -> str:
+    """Who is alive at the start of a step's window in the model, with their roles."""
+    values = values_of(model, game.states[0], ("alive", "roles"))
+    roles = [game.sc.role_by_key[game.ids.roles[values[("roles", s)]]].display for s in range(game.n)]
+    return line_up(roles, [values[("alive", s)] for s in range(game.n)])
 
 
 # prove_absent's answer when the induction step reaches the event from a state the bounded
