@@ -168,12 +168,6 @@ def seat_label(seat: int, role: str) -> str:
     return f"@{seat + 1} ({role})"
 
 
-def line_up(roles: Sequence[str], alive: Sequence[bool]) -> str:
-    """The living players of a state (`roles`: per seat, as shown), as the holes name them."""
-    living = [seat_label(s, roles[s]) for s in range(len(roles)) if alive[s]]
-    return ", ".join(living) if living else "nobody"
-
-
 def overlap(sides: list[str], first: str, second: str) -> Hole:
     """Sides (`sides`: as shown) meet their win conditions at once and no priority decides."""
     return Hole(OVERLAP, "both " + " and ".join(sides) + " meet their win conditions and no priority decides",

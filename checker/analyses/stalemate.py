@@ -35,6 +35,7 @@ from ..encode.induction import (
     GROWING,
     PATTERN,
     generic_from,
+    living,
     mentions_round,
     pin,
     values_of,
@@ -47,7 +48,6 @@ from ..encode.terms import Unsupported
 from ..encode.unroll import NONE, Game
 from ..errors import SpecError
 from ..findings import Finding, Related
-from ..holes import line_up
 from ..narrow import present
 from .encoded import Encoded
 
@@ -111,7 +111,7 @@ def _composition(scenario: Scenario, enc: Encoded) -> list[Finding]:
         excluded.append(detail)
     if not excluded:
         return [enc.inconclusive(what, f"no proof that every game can end: {detail}")]
-    who = _who(scenario, enc, excluded[0])
+    who = living(enc.prefix, excluded[0])
     searched = deeper[0].options.bound if deeper else enc.options.bound
     return [enc.inconclusive(what, f"no proof that every game can end: from states the proof cannot rule "
                                    f"out (such as {who} alive), no choices make progress within a cycle, "
@@ -141,13 +141,6 @@ def _line_up(enc: Encoded, values: dict) -> list:
     the search finds that can still end."""
     game = enc.prefix
     return pin(game, game.states[len(game.vars)], values, PATTERN + ("memories_set",))
-
-
-def _who(scenario: Scenario, enc: Encoded, values: dict) -> str:
-    roles = enc.prefix.ids.roles
-    n = enc.prefix.n
-    shown = [scenario.role_by_key[roles[values[("roles", x)]]].display for x in range(n)]
-    return line_up(shown, [values[("alive", s)] for s in range(n)])
 
 
 def _search(scenario: Scenario, enc: Encoded, extra: list) -> Finding | None:

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import z3
 
 from ..evaluate import initial_state
-from ..holes import line_up
+from ..holes import seat_label
 from ..model import Scenario
 from ..narrow import present
 from ..phases import sequence
@@ -305,8 +305,7 @@ def prove_absent(enc: Any, event_at: Callable[[Game, int], list], kmax: int = PR
     L = len(enc.game.vars)
     period = len(sc.phases.cycle)
     strengthen = wins_checked_always(sc)
-    last_reason = "no induction depth up to %d closes" % kmax
-    stepped: str | None = None  # the last step that reached the event, as last_reason says it
+    stepped: str | None = None  # how the last step reached the event
     invariant = None
     for k in range(1, kmax + 1):
         starts = list(range(max(L - k + 1, 0), max(g, L - k + 1) + period))
@@ -342,22 +341,24 @@ def prove_absent(enc: Any, event_at: Callable[[Game, int], list], kmax: int = PR
                 proved = False
                 kind = "a state satisfying the invariants found" if invariant is not None else "a well-formed state"
                 at = sequence(sc, enc.game.start_state, j + k)[j + k - 1]
-                who = _line_up(game, present(result.model, "the model of a sat answer"))
-                last_reason = stepped = f"{kind} the search cannot rule out (such as {who} alive) leads to {what} ({at})"
+                who = living(game, values_of(present(result.model, "the model of a sat answer"), game.states[0],
+                                             ("alive", "roles")))
+                stepped = f"{kind} the search cannot rule out (such as {who} alive) leads to {what} ({at})"
                 break
         if proved:
             restricted = next((g.restricted for g, _ in windows_of(enc).games.values() if g.restricted), None)
             if restricted:
                 return "open", None, restricted
             return "proved", k, None
-    return STEP, None, last_reason
+    return STEP, None, stepped or f"no induction depth up to {kmax} closes"
 
 
-def _line_up(game: Game, model: z3.ModelRef) -> str:
-    """Who is alive at the start of a step's window in the model, with their roles."""
-    values = values_of(model, game.states[0], ("alive", "roles"))
+def living(game: Game | Prefix, values: dict) -> str:
+    """Who is alive in a state's values (values_of: alive and roles at least), with the roles
+    they hold there, as the holes name players."""
     roles = [game.sc.role_by_key[game.ids.roles[values[("roles", s)]]].display for s in range(game.n)]
-    return line_up(roles, [values[("alive", s)] for s in range(game.n)])
+    alive = [seat_label(s, roles[s]) for s in range(game.n) if values[("alive", s)]]
+    return ", ".join(alive) if alive else "nobody"
 
 
 # prove_absent's answer when the induction step reaches the event from a state the bounded
