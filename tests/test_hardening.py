@@ -139,6 +139,28 @@ def test_ask_has_limits_and_exits_3_when_inconclusive():
     assert "inconclusive" in out
 
 
+def test_an_exhausted_resource_limit_says_which_option_raises_it():
+    # Z3 words a spent resource limit four ways (the finite-domain solver: "no reason given");
+    # the user is told the one thing to do about it, and the limit that was hit.
+    code, out, err = main("ask", SPECS / "gangster.mafia", "can winner town within 3", "--rlimit", "1")
+    assert code == cli.EXIT_INCONCLUSIVE, out + err
+    assert "the solver gave up (resource limit of 1 reached; --rlimit raises it)" in out
+    assert "no reason given" not in out and "canceled" not in out
+
+
+@pytest.mark.parametrize("raw, work, rlimit, said", [
+    ("no reason given", 5_000_000, 5_000_000, "resource limit of 5,000,000 reached; --rlimit raises it"),
+    ("max. resource limit exceeded", 7, 3, "resource limit of 3 reached; --rlimit raises it"),
+    ("canceled", 10, None, "canceled"),  # a limit nobody set: Z3's words, unchanged
+    ("incomplete quantifiers", 10, 100, "incomplete quantifiers"),  # not the limit: Z3's words
+    ("timeout", 1, 100, "time limit reached; --timeout raises it"),
+    ("", 1, 100, "unknown"),
+])
+def test_why_unknown_names_the_limit_only_when_it_was_hit(raw, work, rlimit, said):
+    from mafiacheck.encode.solver import why_unknown
+    assert why_unknown(raw, work, rlimit) == said
+
+
 def test_ask_rejects_unusable_limits():
     code, out, err = main("ask", SPECS / "gangster.mafia", "can winner town", "--timeout", "inf")
     assert code == cli.EXIT_INPUT and "--timeout must be" in err

@@ -14,7 +14,7 @@ from .. import registry
 from ..crosscheck.witness import Witness, evidence, extract, model_of, replay
 from ..encode.blocking import MAX_READERS
 from ..encode.horizon import Horizon, horizon as horizon_of
-from ..encode.solver import Budget, Limits, Result, ask, check, make_solver, sparing, spent
+from ..encode.solver import Budget, Limits, Result, ask, check, make_solver, set_rlimit, sparing, spent
 from ..encode.terms import Unsupported
 from ..encode.unroll import Game, Prefix
 from ..errors import SpecError
@@ -344,7 +344,7 @@ class Encoded:
             self._spare = None
             for solver in (getattr(self, "_fast", None), getattr(self, "_arithmetic", None)):
                 if solver is not None:
-                    solver.set("rlimit", self.options.rlimit)
+                    set_rlimit(solver, self.options.rlimit)
 
     @property
     def limits(self) -> Limits:

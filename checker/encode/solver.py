@@ -7,6 +7,7 @@ import contextlib
 from dataclasses import dataclass
 
 import math
+import weakref
 from collections.abc import Iterable, Iterator
 
 import z3
@@ -51,7 +52,7 @@ def make_solver(ctx: z3.Context, limits: Limits, preprocess: bool = False,
         solver = z3.SolverFor("QF_LIA", ctx=ctx)
     # Z3 reads a timeout of 0 ms as "no limit": a tiny timeout must stay a limit.
     solver.set("timeout", max(1, math.ceil(limits.timeout * 1000)))
-    solver.set("rlimit", limits.rlimit)
+    set_rlimit(solver, limits.rlimit)
     solver.set("random_seed", limits.seed)
     # Z3 would take SIGINT for itself during a check and answer `unknown`: Ctrl-C would then
     # read as an inconclusive result and not stop the run. The command line handles it.
@@ -59,9 +60,33 @@ def make_solver(ctx: z3.Context, limits: Limits, preprocess: bool = False,
     return solver
 
 
+# The resource limit each solver's questions have now (set_rlimit), for why_unknown: Z3 does
+# not say how much work it was allowed.
+_RLIMITS: "weakref.WeakKeyDictionary[z3.Solver, int]" = weakref.WeakKeyDictionary()
+
+
+def set_rlimit(solver: z3.Solver, rlimit: int) -> None:
+    """Limit the solver's questions to `rlimit` units of work each (every limit is set here)."""
+    solver.set("rlimit", rlimit)
+    _RLIMITS[solver] = rlimit
+
+
+def why_unknown(raw: str, work: int, rlimit: int | None) -> str:
+    """What a user can do with an `unknown`. Z3 words the same cause four ways depending on the
+    solver ("max. resource limit exceeded", "canceled", "sat.canceled", and the finite-domain
+    solver's "no reason given"); a question that used up its resource limit says so, with the
+    option that raises it. Any other reason is passed on as Z3 gave it."""
+    if raw == "timeout":
+        return "time limit reached; --timeout raises it"
+    if rlimit and work >= rlimit:
+        return f"resource limit of {rlimit:,} reached; --rlimit raises it"
+    return raw or "unknown"
+
+
 def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> Result:
     import time
 
+    before = spent(solver)
     start = time.perf_counter()
     answer = solver.check(*assumptions)
     seconds = time.perf_counter() - start
@@ -69,7 +94,7 @@ def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> Result:
         return Result("sat", solver.model(), None, seconds)
     if answer == z3.unsat:
         return Result("unsat", None, None, seconds)
-    reason = solver.reason_unknown() or "unknown"
+    reason = why_unknown(solver.reason_unknown(), spent(solver) - before, _RLIMITS.get(solver))
     return Result("unknown", None, reason, seconds)
 
 
@@ -120,9 +145,9 @@ def sparing(solvers: Iterable[z3.Solver | None], rlimit: int, restore: int) -> I
     failure costs little (a longer game that may show a witness at once)."""
     live = [s for s in solvers if s is not None]
     for solver in live:
-        solver.set("rlimit", rlimit)
+        set_rlimit(solver, rlimit)
     try:
         yield
     finally:
         for solver in live:
-            solver.set("rlimit", restore)
+            set_rlimit(solver, restore)
