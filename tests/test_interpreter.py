@@ -73,6 +73,21 @@ def test_protection_from_block_depends_on_order(lab):
     assert sorted(tuple(exits(o)) for o in a.outcomes) == [(), ((SEAT["citizen"], "shot"),)]
 
 
+def test_a_move_one_reading_refuses_ends_that_reading_only(lab):
+    # The night's two orders differ on whether the Doc's heal saves the citizen; a vote on
+    # the citizen the next day is legal only where it did. The game goes on in that reading
+    # (as in the encoding, where the order is a choice of the game), not refused as a whole.
+    night = "night 1 { shield on doc  jam on doc  shot on citizen  heal on citizen }"
+    a = ask(lab, night + "\nday 1 { vote citizen }")
+    assert a.verdict == "determined"
+    (only,) = a.outcomes
+    assert tuple(only.reports[0].order[:2]) == ("shield", "jam")
+    assert exits(only) == [(SEAT["citizen"], "vote")]
+    # Refused in every reading: illegal, with the reason.
+    a = ask(lab, "night 1 { shot on citizen }\nday 1 { vote citizen }")
+    assert a.verdict == "illegal" and a.problems and not a.outcomes
+
+
 def test_inquiry_reads_the_declared_appearance_or_the_side(lab):
     a = ask(lab, "night 1 { check on boss }")
     assert a.outcomes[0].reports[0].learned == [(SEAT["sheriff"], SEAT["boss"], "clean")]

@@ -107,16 +107,25 @@ class Player:
         phases = [p for p, _ in bound.phases]
         for phase, uses in bound.phases:
             following = []
+            refused: list[Problem] = []
             for outcome in outcomes:
                 if outcome.winner is not None:
                     following.append(outcome)
                     continue
                 results, found = self.play(outcome.state, phase, uses)
-                problems.extend(p for p in found if p not in problems)
                 if any(not p.hole for p in found):
-                    return Answer(q.name.text, q.label, "illegal", [], problems, phases)
+                    # A move the rules refuse in one reading of an earlier choice they left
+                    # open (an order, a drawn tie) ends that reading only: the game goes on in
+                    # the readings where every move is legal, as in the encoding, where the
+                    # order is one more choice of the game. Illegal when no reading is left.
+                    refused.extend(p for p in found if p not in refused)
+                    continue
+                problems.extend(p for p in found if p not in problems)
                 for state, report in results:
                     following.append(Outcome(state, outcome.reports + [report]))
+            if not following:
+                return Answer(q.name.text, q.label, "illegal", [],
+                              problems + [p for p in refused if p not in problems], phases)
             outcomes = _distinct(following)[:MAX_BRANCHES]
         return Answer(q.name.text, q.label, verdict_of(outcomes, problems), outcomes, problems, phases)
 
