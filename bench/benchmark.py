@@ -106,7 +106,7 @@ def gangster_questions(max_k, preprocess=False, finite=True):
     scenario = load(str(ROOT / "specs" / "gangster.mafia"))
     seats = scenario.compositions[0].seats()
     t0 = time.perf_counter()
-    game = Game(scenario, seats, 1 + 2 * max_k, symmetry=False)
+    game = Game(scenario, seats, 1 + 2 * max_k)  # its symmetry breaking added a round at a time
     build = time.perf_counter() - t0
     solver = make_solver(game.ctx, Limits(timeout=300, rlimit=200_000_000), preprocess=preprocess,
                          finite=finite and game.finite)
@@ -201,7 +201,7 @@ def _all_choices(scenario, st, phase):
 def z3_wins(scenario, seats, phases):
     game = Game(scenario, seats, phases)
     solver = make_solver(game.ctx, Limits(timeout=300, rlimit=200_000_000), finite=game.finite)
-    solver.add(game.constraints)
+    solver.add(game.whole())
     out = set()
     for side in ("town", "mafia"):
         sid = game.ids.sides.index(side)
@@ -274,7 +274,7 @@ def scaling(players, bounds):
                 t0 = time.perf_counter()
                 game = Game(scenario, seats, 2 * k)
                 solver = make_solver(game.ctx, Limits(timeout=300, rlimit=500_000_000), finite=game.finite)
-                solver.add(game.constraints)
+                solver.add(game.whole())
                 solver.add(game.states[-1].winner == game.ids.sides.index("town"))
                 r = check(solver)
                 cells.append(f"{fmt(time.perf_counter() - t0)} {r.status}")

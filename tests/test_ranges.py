@@ -61,7 +61,7 @@ def test_finite_domain_and_arithmetic_solvers_agree(path):
     answers = []
     for finite in (True, False):
         solver = make_solver(game.ctx, Limits(timeout=120, rlimit=200_000_000), finite=finite)
-        solver.add(game.constraints)
+        solver.add(game.whole())
         answers.append([str(solver.check(st.winner == side))
                         for st in game.states for side in range(-1, len(game.ids.sides))])
     assert "unknown" not in answers[0]

@@ -59,7 +59,11 @@ def possible_roles(game: Game, roles_now: Sequence[str]) -> list[frozenset[str]]
     key = (id(game.sc), tuple(roles_now), tuple(sorted(game.settings.items())))
     hit = _CACHE.get(key)
     if hit is None:
+        # The abstract states' choices are stated in range on the game (Game.ranged): they
+        # are no part of it, and a game whose answer came from the cache would not hold them.
+        mark, holes = len(game.constraints), len(game.table_holes)
         hit = _CACHE[key] = (game.sc, _fixpoint(game, roles_now))
+        del game.constraints[mark:], game.table_holes[holes:]
     return list(hit[1])
 
 

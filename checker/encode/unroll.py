@@ -131,24 +131,22 @@ class Game:
         # question that may be answered before the last phase).
         for _ in range(len(self.phases) if built is None else min(built, len(self.phases))):
             self.extend()
+        # Symmetry breaking (symmetry_breaking) is kept out of `constraints`, whose marks say
+        # where each phase ends: a game grown phase by phase then holds exactly the
+        # constraints of one built at that length, in the same order, whichever length came
+        # first (Prefix adds the symmetry breaking of its own states).
         self.symmetric = symmetry and start is None and not free_start
-        if self.symmetric:
-            assert len(self.vars) == len(self.phases), "symmetry breaking needs every phase built"
-            self._break_symmetry()
 
     def grow(self, length: int) -> None:
         """Make the game `length` phases long (built with `extend`): a search that found
         nothing in the first phases asks the same game's later ones, and the phases built
-        stay as they are. Their constraints follow the symmetry-breaking ones in
-        `constraints`: a solver over a prefix takes Prefix.constraints."""
+        stay as they are. A solver over a prefix takes Prefix.constraints."""
         if length <= len(self.phases):
             return
         first = self.first_phase
         self.phases = sequence(self.sc, self.start_state, first + length)[first:first + length]
         while len(self.vars) < length:
             self.extend()
-            if self.symmetric:
-                self.constraints.extend(self.symmetry(self.states[-1]))
 
     def extend(self) -> None:
         """Build the next phase (and the state after it)."""
@@ -916,16 +914,19 @@ class Game:
 
     # -------------------------------------------------------------- symmetry
 
-    def _break_symmetry(self) -> None:
+    def symmetry_breaking(self, states: Sequence[SymState]) -> list:
         """Seats dealt the same role are interchangeable: any game has a twin in which they
-        leave in seat order. Only one of the twins is searched."""
-        for i, j in self._twins():
-            for st in self.states:
-                # If the later seat has left, so has the earlier one.
-                self.add(Implies(Not(st.alive[j]), Not(st.alive[i])))
+        leave in seat order. Only one of the twins is searched: if the later seat has left,
+        so has the earlier one. Empty for a game asked without it (symmetry=False, a free or
+        given start)."""
+        if not self.symmetric:
+            return []
+        return [c for i, j in self._twins() for st in states
+                if truth(c := Implies(Not(st.alive[j]), Not(st.alive[i]))) is not True]
 
-    def twins(self) -> list[tuple[int, int]]:
-        return self._twins()
+    def whole(self) -> list:
+        """Every constraint of the game: its phases' and the symmetry breaking."""
+        return self.constraints + self.symmetry_breaking(self.states)
 
     def _twins(self) -> list[tuple[int, int]]:
         groups: dict[str, list[int]] = {}
@@ -934,10 +935,9 @@ class Game:
         return [(i, j) for seats in groups.values() for i, j in zip(seats, seats[1:])]
 
     def symmetry(self, st: SymState) -> list:
-        """The symmetry-breaking constraints on one state (as _break_symmetry), for a solver
-        that takes the phases one at a time."""
-        return [c for i, j in self._twins()
-                if truth(c := Implies(Not(st.alive[j]), Not(st.alive[i]))) is not True]
+        """The symmetry-breaking constraints on one state, for a solver that takes the phases
+        one at a time."""
+        return self.symmetry_breaking([st])
 
 
 def _ints(st: SymState) -> list:
@@ -967,12 +967,9 @@ class Prefix:
         self.states = game.states[:length + 1]
         self.phases = game.phases[:length]
         self.marks = game.marks[:length]
-        constraints = game.constraints[:game.marks[length - 1]] if length else list(game.constraints)
-        if game.symmetric:
-            # In _break_symmetry's order, so a prefix of the whole length is the game itself.
-            constraints += [c for i, j in game.twins() for st in self.states
-                            if truth(c := Implies(Not(st.alive[j]), Not(st.alive[i]))) is not True]
-        self.constraints = constraints
+        phases = game.constraints[:game.marks[length - 1]] if length else list(game.constraints)
+        # In Game.whole's order, so a prefix of the whole length is the game itself.
+        self.constraints = phases + game.symmetry_breaking(self.states)
 
     @property
     def restricted(self) -> str | None:
