@@ -56,8 +56,13 @@ class Names:
         return s.display if s else key
 
 
-def phase_lines(names: Names, r: Report, roles: Sequence[str] | None) -> list[str]:
+def phase_lines(names: Names, r: Report, roles: Sequence[str] | None, reading: bool = True) -> list[str]:
+    """The moderator's log of one phase. `reading`: say when the phase is one of several
+    outcomes the rules allow (off where the caller shows each outcome)."""
     out = []
+    if r.readings > 1 and reading:
+        # The rules leave this phase open (an order, a drawn tie): the log follows one outcome.
+        out.append(f"one of {r.readings} outcomes the rules allow here")
     if r.vote:
         out.append(f"vote: {r.vote}")
     for item in r.blocked:

@@ -82,6 +82,7 @@ def test_a_move_one_reading_refuses_ends_that_reading_only(lab):
     assert a.verdict == "determined"
     (only,) = a.outcomes
     assert tuple(only.reports[0].order[:2]) == ("shield", "jam")
+    assert only.reports[0].readings == 2 and only.reports[1].readings == 1  # the log says so
     assert exits(only) == [(SEAT["citizen"], "vote")]
     # Refused in every reading: illegal, with the reason.
     a = ask(lab, "night 1 { shot on citizen }\nday 1 { vote citizen }")

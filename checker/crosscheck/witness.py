@@ -154,7 +154,9 @@ def evidence(w: Witness, scenario: Scenario | None = None, seats: tuple[str, ...
             log = []
             choices = {str(p): c for p, c in w.phases}
             for report in w.answer.outcomes[0].reports:
-                log.append(f"{report.phase}:")
+                # A phase the rules leave open is followed in one order: the log names it.
+                order = " → ".join(names.step(s) for s in report.order if s != "deaths")
+                log.append(f"{report.phase}" + (f" (resolved: {order})" if report.readings > 1 and order else "") + ":")
                 if choices.get(str(report.phase)):
                     log.append("  choices: " + "; ".join(choices[str(report.phase)]))
                 log += [f"  {line}" for line in phase_lines(names, report, seats)]
@@ -167,5 +169,5 @@ def last_phase_outcomes(scenario: Scenario, seats: tuple[str, ...], outcomes: Se
     """The last phase of each outcome as the moderator's log, headed by `heading(i, names,
     report)`: for a finding about how the outcomes of one phase differ."""
     names = Names(scenario, seats)
-    return [heading(i, names, o.reports[-1]) + phase_lines(names, o.reports[-1], seats)
+    return [heading(i, names, o.reports[-1]) + phase_lines(names, o.reports[-1], seats, reading=False)
             for i, o in enumerate(outcomes, 1)]

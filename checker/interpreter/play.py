@@ -121,8 +121,10 @@ class Player:
                     refused.extend(p for p in found if p not in refused)
                     continue
                 problems.extend(p for p in found if p not in problems)
-                for state, report in results:
-                    following.append(Outcome(state, outcome.reports + [report]))
+                branches = _distinct([Outcome(state, outcome.reports + [report]) for state, report in results])
+                for branch in branches:
+                    branch.reports[-1].readings = len(branches)
+                following += branches
             if not following:
                 return Answer(q.name.text, q.label, "illegal", [],
                               problems + [p for p in refused if p not in problems], phases)

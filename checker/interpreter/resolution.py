@@ -99,6 +99,9 @@ class Report:
     # (why, rule ids): a counted vote the state at the vote cannot give, so no outcome
     refused: tuple | None = None
     rule_rounds: int = 0  # the most rounds of a stage's rules in which a rule acted (fire_rules)
+    # How many outcomes the rules allow for the phase from the state it started in (an order
+    # or a draw they leave open), set by Player.answer: a game's log then says it follows one.
+    readings: int = 1
 
     def key(self) -> tuple:
         # What happened, not the order it was written down in: two orders that differ only
