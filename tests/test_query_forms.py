@@ -512,3 +512,20 @@ query fits {
 }""")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "rejected: more roles than players: the roles add up to 5 seats, not 4 players" in r.stdout
+
+
+def test_given_phases_legal_in_one_reading_of_an_open_night(tmp_path):
+    # The lab's Shield and Jam have no declared order: the Doc's heal saves the citizen only
+    # where the Shield comes first, and voting him out the next day is legal only there. Both
+    # implementations play on in that reading: the game found replays (it was reported as an
+    # encoding bug when the interpreter refused the whole game), its log names the reading.
+    lab = str(ROOT / "tests" / "fixtures" / "lab.mafia")
+    r, _ = ask(tmp_path, lab, """query q {
+  composition 8
+  night 1 { shield on doc  jam on doc  shot on citizen  heal on citizen }
+  day 1 { vote citizen }
+  can stays doc within 1
+}""")
+    assert verdicts(r) == ["yes"], r.stdout + r.stderr
+    night = r.stdout.split("night 1 (resolved: ", 1)[1].split("day 1:", 1)[0]
+    assert night.startswith("Shield → Jam") and "one of 2 outcomes the rules allow here" in night
