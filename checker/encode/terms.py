@@ -29,15 +29,18 @@ if TYPE_CHECKING:
 # folded in Python (a rule that cannot apply to a seat is `false` at once, not a term for Z3
 # to simplify), which keeps both the terms and the time spent building them small.
 
-_L_TRUE, _L_FALSE = 1, -1
 
 
 def truth(x: z3.BoolRef | bool) -> bool | None:
     """True or False for a constant boolean term (or a Python bool), else None."""
     if x is True or x is False:
         return x
-    v = z3.Z3_get_bool_value(x.ctx_ref(), x.as_ast())
-    return True if v == _L_TRUE else False if v == _L_FALSE else None
+    # Z3 keeps one `true` and one `false` term per context (a term is constant exactly when it
+    # is one of them): comparing the pointers is a Python comparison, where asking Z3 was two
+    # foreign calls, on the path of every connective the encoder builds.
+    false, true = _constants(x.ctx)
+    a = x.ast.value
+    return True if a == true else False if a == false else None
 
 
 def number(x: z3.ArithRef | int) -> int | None:
@@ -48,6 +51,15 @@ def number(x: z3.ArithRef | int) -> int | None:
     if z3.Z3_is_numeral_ast(ctx, a):
         return int(z3.Z3_get_numeral_string(ctx, a))
     return None
+
+
+def _constants(ctx: z3.Context) -> tuple[int, int]:
+    """The addresses of the context's `false` and `true` terms (kept alive by _bool's pair)."""
+    addresses = getattr(ctx, "_mafiacheck_bool_addresses", None)
+    if addresses is None:
+        false, true = _bool(False, ctx), _bool(True, ctx)
+        addresses = ctx._mafiacheck_bool_addresses = (false.ast.value, true.ast.value)
+    return addresses
 
 
 def _bool(value: bool, ctx: z3.Context) -> z3.BoolRef:

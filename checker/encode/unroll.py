@@ -791,7 +791,7 @@ class Game:
                 S2.put(path, value)
             else:
                 var = S2.get(path)
-                self.add(var == value)
+                self.add(Eq(var, value))
                 if var.sort_kind() == z3.Z3_INT_SORT:
                     span = self.ranges.of(value)
                     cap = self.use_cap(path)
