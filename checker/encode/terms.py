@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 # to simplify), which keeps both the terms and the time spent building them small.
 
 
-
 def truth(x: z3.BoolRef | bool) -> bool | None:
     """True or False for a constant boolean term (or a Python bool), else None."""
     if x is True or x is False:
@@ -38,7 +37,7 @@ def truth(x: z3.BoolRef | bool) -> bool | None:
     # Z3 keeps one `true` and one `false` term per context (a term is constant exactly when it
     # is one of them): comparing the pointers is a Python comparison, where asking Z3 was two
     # foreign calls, on the path of every connective the encoder builds.
-    false, true = _constants(x.ctx)
+    _, _, false, true = _constants(x.ctx)
     a = x.ast.value
     return True if a == true else False if a == false else None
 
@@ -53,22 +52,20 @@ def number(x: z3.ArithRef | int) -> int | None:
     return None
 
 
-def _constants(ctx: z3.Context) -> tuple[int, int]:
-    """The addresses of the context's `false` and `true` terms (kept alive by _bool's pair)."""
-    addresses = getattr(ctx, "_mafiacheck_bool_addresses", None)
-    if addresses is None:
-        false, true = _bool(False, ctx), _bool(True, ctx)
-        addresses = ctx._mafiacheck_bool_addresses = (false.ast.value, true.ast.value)
-    return addresses
+def _constants(ctx: z3.Context) -> tuple[z3.BoolRef, z3.BoolRef, int, int]:
+    """The context's `false` and `true` terms and their addresses."""
+    # Kept on their context, not in a table keyed by it: a table's entries would hold their
+    # context alive (a term refers to it), and every game with it.
+    kept = getattr(ctx, "_mafiacheck_bools", None)
+    if kept is None:
+        false, true = z3.BoolVal(False, ctx), z3.BoolVal(True, ctx)
+        kept = ctx._mafiacheck_bools = (false, true, false.ast.value, true.ast.value)
+    return kept
 
 
 def _bool(value: bool, ctx: z3.Context) -> z3.BoolRef:
-    # The two constants are kept on their context, not in a table keyed by it: a table's
-    # entries would hold their context alive (a term refers to it), and every game with it.
-    pair = getattr(ctx, "_mafiacheck_bools", None)
-    if pair is None:
-        pair = ctx._mafiacheck_bools = (z3.BoolVal(False, ctx), z3.BoolVal(True, ctx))
-    return pair[bool(value)]
+    false, true, _, _ = _constants(ctx)
+    return true if value else false
 
 
 def _args(args: tuple) -> Sequence[Any]:
