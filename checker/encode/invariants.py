@@ -30,13 +30,14 @@ from typing import Any
 
 import z3
 
-from .induction import PROOF_PHASES, Windows, alike_from, clean, no_win_holds, prove_absent, win_holds
+from .induction import PROOF_PHASES, Windows, alike_from, clean, no_win_holds, per_scenario, prove_absent, win_holds
 from .phase_vars import NONE, PhaseVars
 from .solver import Budget, Limits, ask, make_solver
 from .state import SymState
 from .terms import Events, View, count_of
 from .unroll import Game
 from .. import holes
+from ..model import Scenario
 from ..narrow import actor_roles, present
 from ..vocabulary import sides_set
 
@@ -119,13 +120,18 @@ def lemma_term(lemma: tuple, game: Game, st: SymState) -> z3.BoolRef:
     _, s, r = lemma
     role = game.sc.role_by_key[r]
     sides = [role.side] if role.side is not None else list(role.side_choices)
-    # and the sides effects put players on by name (`set side = lovers`)
-    sides += sorted({x for a in game.sc.abilities for x in sides_set(a.effects)}
-                    | {x for rule in game.sc.rules for x in sides_set(rule.then)})
-    sides = [x for x in dict.fromkeys(sides) if x in game.sc.side_by_key]
+    sides = [x for x in dict.fromkeys(sides + named_sides(game.sc)) if x in game.sc.side_by_key]
     ids = game.ids
     return z3.Implies(st.roles[s] == ids.roles.index(r),
                       z3.Or([st.sides[s] == ids.value("side", x) for x in sides]))
+
+
+@per_scenario
+def named_sides(scenario: Scenario) -> list[str]:
+    """The sides effects put players on by name (`set side = lovers`), which a player of any
+    role may come to play for."""
+    return sorted({x for a in scenario.abilities for x in sides_set(a.effects)}
+                  | {x for rule in scenario.rules for x in sides_set(rule.then)})
 
 
 def _holding(game: Game, st: SymState, ability_key: str) -> list:
