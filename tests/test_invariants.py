@@ -75,12 +75,12 @@ def _giving_up_at(monkeypatch, bound):
     fewer rounds answered)."""
     real = Encoded.first
 
-    def first(self, goal_at, fast=False, quiet=False, start=0):
+    def first(self, goal_at, fast=False, quiet=False, start=0, narrow_fallback=True):
         if self.options.bound < bound:
-            return "unsat", None, None
+            return "unsat", None, None, None
         if self.options.bound == bound:
-            return "unknown", None, Result("unknown", None, "test", 0.0)
-        return real(self, goal_at, fast, quiet, start)
+            return "unknown", None, Result("unknown", None, "test", 0.0), None
+        return real(self, goal_at, fast, quiet, start, narrow_fallback)
     monkeypatch.setattr(Encoded, "first", first)
 
 
@@ -110,9 +110,9 @@ def test_a_question_induction_closes_from_one_round_asks_no_longer_game(monkeypa
     asked = []
     real = Encoded.first
 
-    def first(self, goal_at, fast=False, quiet=False, start=0):
+    def first(self, goal_at, fast=False, quiet=False, start=0, narrow_fallback=True):
         asked.append(self.options.bound)
-        return real(self, goal_at, fast, quiet, start)
+        return real(self, goal_at, fast, quiet, start, narrow_fallback)
     monkeypatch.setattr(Encoded, "first", first)
     code, out, err = main("check", ROOT / "tests" / "fixtures" / "tiny.mafia", "--no-config",
                           "--select", "win-overlap", "--show-verdicts")

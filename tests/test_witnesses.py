@@ -37,7 +37,7 @@ def test_no_single_action_of_a_quiet_game_can_be_dropped():
 
     def goal(t):  # somebody has left by the end of phase t
         return [z3.Or([z3.Not(a) for a in game.states[t + 1].alive])]
-    status, t, result = enc.first(goal, quiet=True)
+    status, t, result, _ = enc.first(goal, quiet=True)
     assert status == "sat"
     kept = [u.used for pv in game.vars[: t + 1] for u in pv.uses
             if z3.is_true(result.model.eval(u.used, model_completion=True))]

@@ -72,6 +72,9 @@ class Depths:
     holders_clear: dict[int, int] = field(default_factory=dict)
     verdicts: list["Verdict"] = field(default_factory=list)  # the questions answered no, in order
     clean: dict[int, Any] = field(default_factory=dict)  # phase -> Encoded.clean_until's term
+    # phase -> (its `decided` literal, the guard that gives it its meaning, the size of the
+    # phase it was made for): see Encoded.clean_until.
+    decided: dict[int, tuple] = field(default_factory=dict)
     # What each kind of extra work may still spend, made at its first use (`budget`): the
     # proofs for every length (PROOF_WORK), the proofs tried before a deeper search
     # (EARLY_WORK), the searches past the default depth (FURTHER_WORK).
@@ -148,6 +151,11 @@ class Encoded:
         self.solver = make_solver(self.game.ctx, Limits(options.timeout, options.rlimit), options.preprocess,
                                   finite=self.game.finite)
         self.solver.add(self.constraints)
+        # Per solver of this encoding (by id), the phases whose `decided` guard it holds at
+        # its base level (clean_until).
+        self.guarded: dict[int, dict[int, tuple]] = {}
+        self.clean_asked = -1  # the last phase clean_until was asked of (a solver made later guards it)
+        self.guarded_clean = False  # clean_until as guarded literals (set for Encoded.past's tries)
 
     def unfollowed(self) -> str | None:
         """Why some play within the bound is left out of the encoding (Game.restricted: at
@@ -251,8 +259,8 @@ class Encoded:
         a budget of their own (EARLY_WORK), so that they never starve the proofs after it."""
         here = None
         if event is not None:
-            status, t, result = self.first(lambda t: goal_at(self, t), fast, quiet)
-            here = Search(status, t, result, self, event=event)
+            status, t, result, open_before = self.first(lambda t: goal_at(self, t), fast, quiet)
+            here = Search(status, t, result, self, event=event, undecided=open_before)
             if status == "unsat":
                 proof = self.prove(here, early=True)
                 if proof[0] == "proved":
@@ -283,10 +291,11 @@ class Encoded:
                 return found
             start, before = len(found.enc.prefix.vars), spent(longer.solver)
             with longer.sparing(min(self.options.rlimit, budget.left)):
-                status, t, result = longer.first(lambda t: goal_at(longer, t), fast, quiet, start=start)
+                status, t, result, open_before = longer.first(lambda t: goal_at(longer, t), fast, quiet,
+                                                              start=start)
             budget.left -= spent(longer.solver) - before
             if status == "sat":
-                return Search(status, t, result, longer, event=found.event)
+                return Search(status, t, result, longer, event=found.event, undecided=open_before)
             if status != "unsat":
                 return found
             found = Search(status, None, None, longer, event=found.event)
@@ -299,8 +308,8 @@ class Encoded:
         t of that encoding's game. A depth the solver gives up on is not the end (`past`).
         `asked`: this encoding's own answer, when the caller has asked for it already."""
         if asked is None:
-            status, t, result = self.first(lambda t: goal_at(self, t), fast, quiet)
-            found = Search(status, t, result, self)
+            status, t, result, open_before = self.first(lambda t: goal_at(self, t), fast, quiet)
+            found = Search(status, t, result, self, undecided=open_before)
         else:
             found = replace(asked, event=None, proof=None)
         while found.status == "unsat" and found.depth < self.depth_limit:
@@ -308,12 +317,12 @@ class Encoded:
             if isinstance(longer, str):
                 return replace(found, gave_up=longer)
             start = len(found.enc.prefix.vars)
-            status, t, result = longer.first(lambda t: goal_at(longer, t), fast, quiet, start=start)
+            status, t, result, open_before = longer.first(lambda t: goal_at(longer, t), fast, quiet, start=start)
             if status == "unknown":
                 reason = result.reason if result is not None else "unknown"
                 why = f"a game of {longer.options.bound} rounds: the solver gave up ({reason})"
                 return self.past(found, longer, goal_at, why, fast, quiet)
-            found = Search(status, t, result, longer)
+            found = Search(status, t, result, longer, undecided=open_before)
         return found
 
     def past(self, found: Search, longer: Encoded, goal_at: GoalAt, why: str, fast: bool, quiet: bool) -> Search:
@@ -323,12 +332,18 @@ class Encoded:
         not ruled out); else unanswered, which tries induction from found's depth."""
         # Only a witness is looked for, so what the longer encoding leaves out is no matter.
         deeper = longer.built(longer.options.bound + 1)
-        if deeper.error is None:
-            start = len(longer.prefix.vars)
-            with deeper.sparing(self.options.rlimit // PAST_WORK):
-                status, t, result = deeper.first(lambda t: goal_at(deeper, t), fast, quiet, start=start)
+        budget = self.depths.budget("past", PAST_WORK * self.options.rlimit)
+        if deeper.error is None and not budget.exhausted:
+            deeper.guarded_clean = True
+            start, before = len(longer.prefix.vars), spent(deeper.solver)
+            with deeper.sparing(budget.left):
+                # An earlier phase it gives up on only qualifies the witness (a shorter game is
+                # not ruled out): no second solver for it.
+                status, t, result, open_before = deeper.first(lambda t: goal_at(deeper, t), fast, quiet, start=start,
+                                                              narrow_fallback=False)
+            budget.left -= spent(deeper.solver) - before
             if status == "sat":
-                return Search(status, t, result, deeper, undecided=why)
+                return Search(status, t, result, deeper, undecided="; ".join(x for x in (why, open_before) if x))
         return replace(found, gave_up=why)
 
     @contextlib.contextmanager
@@ -402,17 +417,66 @@ class Encoded:
 
     def clean_until(self, t: int) -> z3.BoolRef:
         """No phase up to t leaves anything to the moderator (holes, contradictions): a
-        witness the rules decide from start to end. (True for t < 0: no phase yet.)"""
+        witness the rules decide from start to end. (True for t < 0: no phase yet.)
+
+        With `guarded_clean` set, it is a literal, `decided t`, whose meaning each solver of the
+        encoding holds at its base level: `decided i` implies that phase i is clean and
+        `decided i-1`. Stated with each question instead, inside its scope, the conditions
+        of every phase before the goal are rewritten and bit-blasted again each time, and the
+        finite-domain solver cannot simplify with them: on one long game asked for a witness
+        (Encoded.past) that is far dearer (godfather_nostradamus's win overlap after night 4:
+        30-68 s and more than 60M of work asked that way, 5-10 s and 29M this way); on the
+        many questions of the other searches the guards cost more than they save (the
+        stalemate analysis of the same spec 13% slower with them, gangster's win overlap 27%)."""
         from ..encode.induction import clean
 
+        t = min(max(t, -1), len(self.prefix.vars) - 1)
+        if t < 0:
+            return self.B(True)
+        if self.guarded_clean:
+            self.clean_asked = max(self.clean_asked, t)
+            for solver in self._solvers():
+                self._guard(solver, t)
+            return self._decided(t)[0]
         # Asked before nearly every goal, of the phases every depth's prefix of the game
         # shares: made once a phase for them all.
-        t = min(max(t, -1), len(self.prefix.vars) - 1)
         made = self.depths.clean
         if t not in made:
             parts = [c for pv in self.prefix.vars[: t + 1] for c in clean(pv)]
             made[t] = z3.And(parts) if parts else self.B(True)
         return made[t]
+
+    def _decided(self, i: int) -> tuple:
+        """Phase i's `decided` literal and its guard, made once for every depth (the phases
+        are the one game's), and again if the phase has grown since (induction.clean)."""
+        from ..encode.induction import clean
+
+        pv = self.prefix.vars[i]
+        size = (len(pv.undefined), len(pv.contradictions), pv.overlap is not None)
+        made = self.depths.decided.get(i)
+        if made is None or made[2] != size:
+            literal = z3.Bool(f"decided {i}", self.prefix.ctx)
+            before = [self._decided(i - 1)[0]] if i > 0 else []
+            made = (literal, z3.Implies(literal, z3.And(clean(pv) + before)), size)
+            self.depths.decided[i] = made
+        return made
+
+    def _guard(self, solver: z3.Solver, t: int) -> None:
+        """The guards of phases 0..t on the solver, at its base level. One added inside a
+        scope is popped with it, so it is added again the next time."""
+        held = self.guarded.setdefault(id(solver), {})
+        for i in range(t + 1):
+            literal, guard, size = self._decided(i)
+            if held.get(i) != size:
+                solver.add(guard)
+                if solver.num_scopes() == 0:
+                    held[i] = size
+
+    def _solvers(self) -> list[z3.Solver]:
+        """The solvers made for this encoding so far (`fast` and `arithmetic` are made on
+        demand, and given the guards made until then)."""
+        return [x for x in (self.solver, getattr(self, "_fast", None), getattr(self, "_arithmetic", None))
+                if x is not None]
 
     @property
     def fast(self) -> z3.Solver:
@@ -426,13 +490,15 @@ class Encoded:
         if getattr(self, "_fast", None) is None:
             self._fast = make_solver(self.prefix.ctx, self.limits, True)
             self._fast.add(self.constraints)
+            self._guard(self._fast, self.clean_asked)
         return self._fast
 
-    def ask(self, *goal: object, fast: bool = False) -> Result:
-        """Whether the game can meet the goal (conditions joined by `and`)."""
+    def ask(self, *goal: object, fast: bool = False, fallback: bool = True) -> Result:
+        """Whether the game can meet the goal (conditions joined by `and`). `fallback`: a
+        question the finite-domain solver gives up on goes to the arithmetic one too."""
         parts = [g for item in goal for g in (item if isinstance(item, (list, tuple)) else [item])]
         result = ask(self.fast if fast else self.solver, *parts)
-        if result.status == "unknown" and self.prefix.finite:
+        if result.status == "unknown" and self.prefix.finite and fallback:
             # The two solvers give up on different questions (their resource limits count
             # different work): a question the finite-domain one cannot settle goes to the
             # arithmetic one before it is called inconclusive.
@@ -446,33 +512,40 @@ class Encoded:
         if getattr(self, "_arithmetic", None) is None:
             self._arithmetic = make_solver(self.prefix.ctx, self.limits, True)
             self._arithmetic.add(self.constraints)
+            self._guard(self._arithmetic, self.clean_asked)
         return self._arithmetic
 
     def first(self, goal_at: Callable[[int], list], fast: bool = False, quiet: bool = False,
-              start: int = 0) -> tuple[str, int | None, Result | None]:
-        """The earliest phase t >= start where goal_at(t) can hold: ("sat", t, result) with
-        the shortest game, ("unsat", None, None) within the bound, or ("unknown", None, result).
+              start: int = 0, narrow_fallback: bool = True) -> tuple[str, int | None, Result | None, str | None]:
+        """The earliest phase t >= start where goal_at(t) can hold: ("sat", t, result, open)
+        with the shortest game (`open`: the earlier phases the solver gave up on, if any),
+        ("unsat", None, None, None) within the bound, or ("unknown", None, result, None).
 
         The whole bound is asked first, so a goal no game reaches costs one question; only a
-        reachable goal is narrowed down to its earliest phase."""
+        reachable goal is narrowed down to its earliest phase (`narrow_fallback`: with the
+        arithmetic solver too where the finite-domain one gives up)."""
         T = len(self.prefix.vars)
         goals = {t: z3.And(*_flat(goal_at(t))) for t in range(start, T)}
         if not goals:
-            return "unsat", None, None
+            return "unsat", None, None, None
         overall = self.ask(z3.Or(list(goals.values())), fast=fast)
         if overall.status != "sat":
-            return overall.status, None, (overall if overall.status == "unknown" else None)
+            return overall.status, None, (overall if overall.status == "unknown" else None), None
         model = model_of(overall)
         latest = next(t for t in goals if z3.is_true(model.eval(goals[t], model_completion=True)))
         best = (latest, overall)
+        # An earlier phase the solver gives up on is not ruled out: the witness says so.
+        open_before = []
         for t in range(start, latest):
-            result = self.ask(goals[t], fast=fast)
+            result = self.ask(goals[t], fast=fast, fallback=narrow_fallback)
             if result.status == "sat":
                 best = (t, result)
                 break
+            if result.status == "unknown":
+                open_before.append(f"after {self.prefix.phases[t]}: the solver gave up ({result.reason})")
         if quiet:
             best = (best[0], self.quieter(goals[best[0]], best[1], best[0], fast))
-        return "sat", best[0], best[1]
+        return "sat", best[0], best[1], "; ".join(open_before) or None
 
     def quieter(self, goal: object, result: Result, t: int, fast: bool = False) -> Result:
         """A game for the same goal with fewer actions: the model's uses up to phase t are
@@ -615,10 +688,13 @@ class Encoded:
                        (exc.span if exc is not None else None) or self.sc.span)
 
 
-# The share of a question's resource limit each try past a depth the solver gave up on gets
-# (Encoded.past): a witness one round longer is found at once where it is easy (gangster's
-# overlap on night 4, in under a second), and a try that fails costs little.
-PAST_WORK = 5
+# The solver work the tries past a depth the solver gave up on (Encoded.past) may spend
+# together, per composition, in questions' resource limits; each question of a try may spend
+# what is left when it starts. A witness one round longer is often found at once (gangster's
+# overlap on night 4, in under a second); godfather_nostradamus's, after night 4, takes 29M of
+# work, more than one question's limit, where the proof that no game of 3 rounds shows it
+# gives up and no shorter witness is known (2026-12-07).
+PAST_WORK = 3
 
 # The solver work the proofs for every length of one composition's "no" answers may spend
 # together (Encoded.settle), in questions' resource limits. Past it, a verdict holds within
