@@ -448,11 +448,11 @@ class Encoded:
 
     def _decided(self, i: int) -> tuple:
         """Phase i's `decided` literal and its guard, made once for every depth (the phases
-        are the one game's), and again if the phase has grown since (induction.clean)."""
-        from ..encode.induction import clean
+        are the one game's), and again if the phase has grown since (induction.clean_size)."""
+        from ..encode.induction import clean, clean_size
 
         pv = self.prefix.vars[i]
-        size = (len(pv.undefined), len(pv.contradictions), pv.overlap is not None)
+        size = clean_size(pv)
         made = self.depths.decided.get(i)
         if made is None or made[2] != size:
             literal = z3.Bool(f"decided {i}", self.prefix.ctx)

@@ -195,14 +195,19 @@ def generic_from(scenario: Scenario, seats: tuple[str, ...], index: int, rounds:
 def clean(pv: PhaseVars) -> list:
     """The phase leaves nothing to the moderator: none of its holes, contradictions or win
     overlap occurs. Every question and proof asks it of the phases before its goal, so the
-    terms are made once a phase (and again only if the phase got more since)."""
-    key = (len(pv.undefined), len(pv.contradictions), pv.overlap is not None)
+    terms are made once a phase (and again only if the phase got more since: clean_size)."""
+    key = clean_size(pv)
     if pv.clean_memo is None or pv.clean_memo[0] != key:
         conds = [c for c, _ in pv.undefined] + [c for c, *_ in pv.contradictions]
         if pv.overlap is not None:
             conds.append(pv.overlap)
         pv.clean_memo = (key, [negation(c) if isinstance(c, z3.BoolRef) else z3.Not(c) for c in conds])
     return list(pv.clean_memo[1])
+
+
+def clean_size(pv: PhaseVars) -> tuple:
+    """How much the phase has that `clean` rules out: what its terms were made for."""
+    return len(pv.undefined), len(pv.contradictions), pv.overlap is not None
 
 
 def win_holds(game: Game, st: SymState) -> dict:
